@@ -1,0 +1,157 @@
+"""The rules protocol: the one contract every game module fulfils.
+
+A rules module is plain Python: no Django, no I/O, no global state. The platform,
+the bots and the tests only ever talk to a game through a ``Rules`` object.
+
+States are opaque to everybody but their own module. They are never mutated:
+``apply`` returns a new state. ``to_json``/``from_json`` round-trip exactly and
+are what the database stores.
+"""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+from typing import Any
+
+Action = dict[str, Any]
+"""A small JSON-serialisable dict, e.g. ``{"type": "play", "card": 17}``."""
+
+State = Any
+"""A game's full state; its shape belongs to its rules module alone."""
+
+
+def gettext_noop(message: str) -> str:
+    """Marks a player-facing string for translation without importing Django.
+
+    The platform translates it when it shows it (``gettext(exc.message)``), so
+    messages are constant sentences, never formatted.
+    """
+    return message
+
+
+class IllegalAction(Exception):
+    """Raised by ``apply`` for anything not legal, with a sentence a player can read."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a finished game ended.
+
+    ``ranks[i]`` is seat i's place (0 = first; ties share a place), ``scores[i]``
+    its score, ``reason`` a short machine-readable code (e.g. ``"score"``,
+    ``"city"``), and ``details`` a per-game JSON dict for the score breakdown.
+    """
+
+    ranks: list[int]
+    scores: list[float]
+    reason: str
+    details: dict[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "ranks": list(self.ranks),
+            "scores": list(self.scores),
+            "reason": self.reason,
+            "details": self.details,
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Outcome:
+        return cls(
+            ranks=list(data["ranks"]),
+            scores=list(data["scores"]),
+            reason=data["reason"],
+            details=data.get("details", {}),
+        )
+
+
+def ranks_from_scores(keys: list[tuple[Any, ...]]) -> list[int]:
+    """Places from comparable keys, higher is better; equal keys share a place.
+
+    ``ranks_from_scores([(10,), (12,), (10,)]) == [1, 0, 1]``.
+    """
+    return [sum(1 for other in keys if other > key) for key in keys]
+
+
+class Rules(ABC):
+    """One game. Subclasses set the identity attributes and implement the methods."""
+
+    slug: str
+    name: str
+    min_players: int
+    max_players: int
+    #: Option names this game accepts at ``setup`` with their defaults.
+    default_options: dict[str, Any] = {}
+
+    @abstractmethod
+    def setup(self, num_players: int, seed: int, options: dict[str, Any] | None = None) -> State:
+        """A new game. All randomness comes from ``seed``, so seed + actions replay it."""
+
+    @abstractmethod
+    def active_seats(self, state: State) -> list[int]:
+        """The seats that may act now (several in a simultaneous phase); empty when over."""
+
+    @abstractmethod
+    def legal_actions(self, state: State, seat: int) -> list[Action]:
+        """Every legal action for ``seat`` now, in a stable order; empty if it may not act."""
+
+    @abstractmethod
+    def apply(self, state: State, seat: int, action: Action) -> State:
+        """A new state after ``seat`` plays ``action``; never mutates ``state``.
+
+        Raises ``IllegalAction`` for anything not legal, malformed input included.
+        Checks run in a fixed order: game over, not your turn, not a legal action.
+        """
+
+    @abstractmethod
+    def view(self, state: State, seat: int | None) -> dict[str, Any]:
+        """All that ``seat`` may know (``None``: a spectator), JSON-serialisable.
+
+        It carries ``legal_actions`` for that seat and ``log``: the events of the
+        game as that seat may know them. This is the only thing that leaves the server.
+        """
+
+    @abstractmethod
+    def outcome(self, state: State) -> Outcome | None:
+        """None while the game runs."""
+
+    @abstractmethod
+    def to_json(self, state: State) -> dict[str, Any]:
+        """The state as JSON; ``from_json(to_json(s))`` equals ``s``."""
+
+    @abstractmethod
+    def from_json(self, data: dict[str, Any]) -> State:
+        """The inverse of ``to_json``."""
+
+    @abstractmethod
+    def sample_state(self, view: dict[str, Any], seat: int, rng: random.Random) -> State:
+        """A state consistent with ``view`` (what ``seat`` knows); unknowns drawn by ``rng``."""
+
+    def waiting_seats(self, state: State) -> list[int]:
+        """The seats the game is waiting for: their clocks run and they get reminders.
+
+        Usually ``active_seats``; in a simultaneous phase where a seat may change its
+        hidden choice until the last one is in, the seats that have not chosen yet.
+        """
+        return self.active_seats(state)
+
+    def is_over(self, state: State) -> bool:
+        return self.outcome(state) is not None
+
+    def check_turn(self, state: State, seat: int) -> None:
+        """The first two checks every ``apply`` makes: game over, then not your turn."""
+        if self.is_over(state):
+            raise IllegalAction(gettext_noop("The game is over."))
+        if seat not in self.active_seats(state):
+            raise IllegalAction(gettext_noop("It is not your turn."))
+
+    def check_offered(self, state: State, seat: int, action: Action) -> None:
+        """Reject anything that is not exactly one of the legal actions."""
+        if not isinstance(action, dict) or action not in self.legal_actions(state, seat):
+            raise IllegalAction(gettext_noop("That move is not allowed now."))

@@ -1,0 +1,86 @@
+"""Read-side queries for pages: each costs a fixed number of queries."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from django.db.models import Prefetch, QuerySet
+
+from accounts.models import User
+from games.models import Seat, Table
+from games.rules import get_rules
+
+LOBBY_OPEN_LIMIT = 50
+LOBBY_FINISHED_LIMIT = 10
+
+# Lobby rows never load a game's state: it grows with the game, the lobby must not.
+_LOBBY_DEFER = ("state", "outcome", "options")
+
+
+def _with_seats(tables: QuerySet[Table]) -> QuerySet[Table]:
+    return tables.defer(*_LOBBY_DEFER).prefetch_related(
+        Prefetch("seats", queryset=Seat.objects.select_related("user"))
+    )
+
+
+@dataclass
+class Lobby:
+    my_tables: list[Table]
+    waiting_for_me: set[int]
+    open_tables: list[Table]
+    finished_tables: list[Table]
+
+
+def lobby_for(user: User) -> Lobby:
+    if not user.is_authenticated:
+        open_tables = _with_seats(Table.objects.filter(status=Table.Status.OPEN))
+        return Lobby([], set(), list(open_tables.order_by("-created_at")[:LOBBY_OPEN_LIMIT]), [])
+    active = [Table.Status.OPEN, Table.Status.RUNNING]
+    my_seats = list(
+        Seat.objects.filter(user=user, table__status__in=active).values_list(
+            "table_id", "is_waiting"
+        )
+    )
+    waiting = {table_id for table_id, is_waiting in my_seats if is_waiting}
+    mine = list(_with_seats(Table.objects.filter(pk__in=[t for t, _w in my_seats])))
+    for table in mine:
+        table.waiting_for_me = table.pk in waiting
+    mine.sort(key=lambda t: (not t.waiting_for_me, t.status != Table.Status.RUNNING, -t.pk))
+    open_tables = list(
+        _with_seats(
+            Table.objects.filter(status=Table.Status.OPEN).exclude(seats__user=user)
+        ).order_by("-created_at")[:LOBBY_OPEN_LIMIT]
+    )
+    finished = list(
+        _with_seats(Table.objects.filter(status=Table.Status.FINISHED, seats__user=user)).order_by(
+            "-finished_at"
+        )[:LOBBY_FINISHED_LIMIT]
+    )
+    return Lobby(mine, waiting, open_tables, finished)
+
+
+@dataclass
+class TablePage:
+    table: Table
+    seats: list[Seat]
+    position: int | None
+    view: dict[str, Any] | None
+
+    @property
+    def names(self) -> list[str]:
+        by_position = {seat.position: seat.player_name for seat in self.seats}
+        return [str(by_position.get(p, "")) for p in range(self.table.num_seats)]
+
+
+def table_page_for(table: Table, user: User) -> TablePage:
+    """The table as ``user`` may see it: their seat's view, or the spectator's."""
+    seats = list(table.seats.select_related("user"))
+    position = next(
+        (s.position for s in seats if user.is_authenticated and s.user_id == user.pk), None
+    )
+    view = None
+    if table.state is not None:
+        rules = get_rules(table.game)
+        view = rules.view(rules.from_json(table.state), position)
+    return TablePage(table=table, seats=seats, position=position, view=view)

@@ -1,0 +1,58 @@
+"""Template helpers that know actions only as data, never a game by name."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from django import template
+
+register = template.Library()
+
+
+@register.filter
+def to_json(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"), sort_keys=True)
+
+
+@register.simple_tag
+def legal_action(view: dict[str, Any], type: str, **fields: Any) -> dict[str, Any] | None:
+    """The legal action of ``type`` whose fields match, or None: draw a button only for it."""
+    for action in view.get("legal_actions", []):
+        if action.get("type") == type and all(action.get(k) == v for k, v in fields.items()):
+            return action
+    return None
+
+
+@register.filter
+def seat_name(position: int | None, names: list[str]) -> str:
+    if position is None or not 0 <= position < len(names):
+        return ""
+    return names[position]
+
+
+@register.filter
+def get_item(mapping: Any, key: Any) -> Any:
+    try:
+        return mapping[key]
+    except (KeyError, IndexError, TypeError):
+        try:
+            return mapping[str(key)]
+        except (KeyError, IndexError, TypeError):
+            return None
+
+
+@register.filter
+def minus(value: int, other: int) -> int:
+    return int(value) - int(other)
+
+
+@register.filter
+def times(count: int) -> range:
+    """``{% for _ in 3|times %}``: draws a number of card backs."""
+    return range(int(count or 0))
+
+
+@register.filter
+def pair_with(first: Any, second: Any) -> list[Any]:
+    return [first, second]

@@ -1,0 +1,168 @@
+"""Thin views: parse the request, call one service or selector, render."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_POST
+from django_htmx.http import HttpResponseClientRedirect
+
+from games import selectors, services
+from games.catalog import board_template, playable_games
+from games.errors import GameError
+from games.forms import ActionForm, TableCreateForm
+from games.models import Table
+
+
+def lobby(request: HttpRequest) -> HttpResponse:
+    return render(request, "games/lobby.html", _lobby_context(request, TableCreateForm()))
+
+
+def _lobby_context(request: HttpRequest, form: TableCreateForm) -> dict:
+    return {
+        "lobby": selectors.lobby_for(request.user),
+        "games": playable_games(),
+        "create_form": form,
+    }
+
+
+@login_required
+@require_POST
+def table_create(request: HttpRequest) -> HttpResponse:
+    form = TableCreateForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, _("Please choose a game, a number of players and a time."))
+        return redirect("lobby")
+    try:
+        table = services.table_create(user=request.user, **form.cleaned_data)
+    except GameError as exc:
+        messages.error(request, exc.message)
+        return render(
+            request,
+            "games/lobby.html",
+            _lobby_context(request, form),
+            status=exc.status,
+        )
+    return redirect("table_detail", table_id=table.pk)
+
+
+def _table_action(request: HttpRequest, table_id: int, service) -> HttpResponse:
+    try:
+        service(table_id=table_id, user=request.user)
+    except GameError as exc:
+        messages.error(request, exc.message)
+        if request.htmx:
+            return render(request, "games/partials/messages.html", status=exc.status)
+        return (
+            redirect("table_detail", table_id=table_id) if exc.status != 404 else redirect("lobby")
+        )
+    url = reverse("table_detail", args=[table_id])
+    return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
+
+
+@login_required
+@require_POST
+def table_join(request: HttpRequest, table_id: int) -> HttpResponse:
+    return _table_action(request, table_id, services.table_join)
+
+
+@login_required
+@require_POST
+def table_leave(request: HttpRequest, table_id: int) -> HttpResponse:
+    return _table_action(request, table_id, services.table_leave)
+
+
+@login_required
+@require_POST
+def table_abort(request: HttpRequest, table_id: int) -> HttpResponse:
+    return _table_action(request, table_id, services.table_abort)
+
+
+@login_required
+def table_invite(request: HttpRequest, code: str) -> HttpResponse:
+    """The invite link: it seats the signed-in friend directly and opens the table."""
+    table = get_object_or_404(Table.objects.only("pk", "status"), invite_code=code)
+    try:
+        services.table_join(table_id=table.pk, user=request.user)
+    except GameError as exc:
+        messages.error(request, exc.message)
+    return redirect("table_detail", table_id=table.pk)
+
+
+@require_GET
+def table_detail(request: HttpRequest, table_id: int) -> HttpResponse:
+    """The whole table page, or (for HTMX) just the board.
+
+    The board polls with ``?v=<version>``: an unchanged table answers 204 at the cost of one query.
+    """
+    seen = request.GET.get("v", "")
+    if request.htmx and seen.isdigit():
+        current = Table.objects.filter(pk=table_id).values_list("version", flat=True).first()
+        if current is not None and current == int(seen):
+            return HttpResponse(status=204)
+    table = get_object_or_404(Table, pk=table_id)
+    page = selectors.table_page_for(table, request.user)
+    template = "games/partials/board.html" if request.htmx else "games/table.html"
+    return render(request, template, _board_context(page))
+
+
+def _board_context(page: selectors.TablePage, error: str = "") -> dict:
+    return {
+        "page": page,
+        "table": page.table,
+        "view": page.view,
+        "names": page.names,
+        "board_template": board_template(page.table.game),
+        "log_template": f"games/{page.table.game}/log_entry.html",
+        "error": error,
+        "poll_ms": settings.TABLE_POLL_MS,
+    }
+
+
+@require_GET
+def table_view_json(request: HttpRequest, table_id: int) -> JsonResponse:
+    """The same view as the board, as JSON: what this user's seat (or a spectator) may know."""
+    table = get_object_or_404(Table, pk=table_id)
+    page = selectors.table_page_for(table, request.user)
+    return JsonResponse(
+        {
+            "table": table.pk,
+            "version": table.version,
+            "status": table.status,
+            "seat": page.position,
+            "view": page.view,
+        }
+    )
+
+
+@require_POST
+def table_act(request: HttpRequest, table_id: int) -> HttpResponse:
+    """Plays one action. Refusals answer 4xx with the reason and the board as it is now."""
+    table = get_object_or_404(Table.objects.only("pk"), pk=table_id)
+    form = ActionForm(request.POST)
+    error, status = "", 200
+    if not request.user.is_authenticated:
+        error, status = _("Sign in to play."), 403
+    elif not form.is_valid():
+        error, status = _("That move could not be read."), 400
+    else:
+        try:
+            services.move_play(
+                table_id=table.pk,
+                user=request.user,
+                action=form.cleaned_data["action"],
+                version=form.cleaned_data["version"],
+            )
+        except GameError as exc:
+            error, status = exc.message, exc.status
+    table.refresh_from_db()
+    page = selectors.table_page_for(table, request.user)
+    if not request.htmx and not error:
+        return redirect("table_detail", table_id=table.pk)
+    template = "games/partials/board.html" if request.htmx else "games/table.html"
+    return render(request, template, _board_context(page, error), status=status)

@@ -1,0 +1,73 @@
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+
+import pytest
+from django.test import Client
+
+from accounts.models import User
+from games import services
+from games.models import Table
+from games.rules import get_rules
+from tests.factories import UserFactory
+
+
+@pytest.fixture
+def make_user(db) -> Callable[..., User]:
+    return UserFactory
+
+
+@pytest.fixture
+def alice(make_user) -> User:
+    return make_user(username="alice")
+
+
+@pytest.fixture
+def bob(make_user) -> User:
+    return make_user(username="bob")
+
+
+@pytest.fixture
+def carol(make_user) -> User:
+    return make_user(username="carol")
+
+
+def client_for(user: User | None) -> Client:
+    client = Client()
+    if user is not None:
+        client.force_login(user)
+    return client
+
+
+@pytest.fixture
+def running_table(alice: User, bob: User) -> Table:
+    """A District Noir table where alice (seat 0) and bob (seat 1) have just started."""
+    table = services.table_create(
+        user=alice, game="district-noir", num_seats=2, seconds_per_move=86400
+    )
+    services.table_join(table_id=table.pk, user=bob)
+    table.refresh_from_db()
+    return table
+
+
+def user_at(table: Table, position: int) -> User:
+    return table.seats.get(position=position).user
+
+
+def play_random_moves(table: Table, count: int, rng: random.Random | None = None) -> Table:
+    """Plays up to ``count`` random legal moves through the service, as the seated users."""
+    rng = rng or random.Random(0)
+    rules = get_rules(table.game)
+    for _ in range(count):
+        table.refresh_from_db()
+        if not table.is_running:
+            break
+        state = rules.from_json(table.state)
+        seat = rng.choice(rules.active_seats(state))
+        action = rng.choice(rules.legal_actions(state, seat))
+        services.move_play(
+            table_id=table.pk, user=user_at(table, seat), action=action, version=table.version
+        )
+    table.refresh_from_db()
+    return table

@@ -1,0 +1,79 @@
+"""Two people sign up, meet in the lobby and play District Noir to the end in their browsers."""
+
+from __future__ import annotations
+
+import random
+import time
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from games.models import Table
+from games.rules import get_rules
+
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+
+DN = get_rules("district-noir")
+GAME_TIMEOUT_S = 240
+
+
+def sign_up(page: Page, base: str, name: str) -> None:
+    page.goto(f"{base}/accounts/signup/")
+    page.fill("input[name=email]", f"{name}@example.com")
+    page.fill("input[name=username]", name)
+    page.fill("input[name=password1]", "a long pass phrase 42")
+    page.fill("input[name=password2]", "a long pass phrase 42")
+    page.click("form button[type=submit]")
+    expect(page.locator(".site-header")).to_contain_text(name)
+
+
+def take_a_turn(page: Page, rng: random.Random) -> bool:
+    """Clicks one of the offered moves if it is this page's turn; True if it did."""
+    buttons = page.locator("#board-form button[name=action]:not([disabled])")
+    count = buttons.count()
+    if count == 0 or not page.locator(".badge.turn").count():
+        return False
+    version = page.locator("#board").get_attribute("data-version")
+    buttons.nth(rng.randrange(count)).click()
+    expect(page.locator("#board")).not_to_have_attribute("data-version", version or "")
+    return True
+
+
+def test_two_players_sign_up_meet_in_the_lobby_and_finish_a_game(
+    live_server, browser, fast_polling
+):
+    base = live_server.url
+    anna = browser.new_context(viewport={"width": 1100, "height": 900}).new_page()
+    ben = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
+    sign_up(anna, base, "anna")
+    sign_up(ben, base, "ben")
+
+    anna.goto(f"{base}/")
+    anna.select_option("select[name=game]", "district-noir")
+    anna.select_option("select[name=num_seats]", "2")
+    anna.click("#new-table button[type=submit]")
+    expect(anna.locator(".table-status")).to_contain_text("Waiting for players")
+
+    ben.goto(f"{base}/")
+    ben.locator(".table-row", has_text="anna").get_by_role("button", name="Join").click()
+    expect(ben.locator(".dn-board")).to_be_visible()
+    expect(anna.locator(".dn-board")).to_be_visible()  # anna's page noticed by polling
+
+    table = Table.objects.get()
+    rng = random.Random(7)
+    deadline = time.monotonic() + GAME_TIMEOUT_S
+    while not anna.locator(".result").count() or not ben.locator(".result").count():
+        assert time.monotonic() < deadline, "the game did not finish in time"
+        moved = take_a_turn(anna, rng) or take_a_turn(ben, rng)
+        if not moved:
+            anna.wait_for_timeout(100)
+
+    table.refresh_from_db()
+    assert table.status == Table.Status.FINISHED
+    outcome = DN.outcome(DN.from_json(table.state))
+    for page in (anna, ben):
+        result = page.locator(".result")
+        expect(result).to_contain_text("first place")
+        reason = "City" if outcome.reason == "city" else "Four rounds were played"
+        expect(result).to_contain_text(reason)
+    assert table.moves.count() >= 10
