@@ -39,5 +39,5 @@ def browser() -> Iterator[object]:
 
 
 @pytest.fixture
-def fast_polling(settings) -> None:  # noqa: ANN001
+def fast_polling(settings) -> None:
     settings.TABLE_POLL_MS = 250

@@ -39,7 +39,7 @@ def _with_state(table: Table, state_json: dict) -> None:
 def test_a_seat_receives_nothing_that_depends_on_cards_it_cannot_see(
     running_table, carol, position
 ):
-    rules = [r for r in playable_games() if r.slug == running_table.game][0]
+    rules = next(r for r in playable_games() if r.slug == running_table.game)
     rng = random.Random(position)
     table = play_random_moves(running_table, rng.randrange(0, 45), rng)
     real = table.state
