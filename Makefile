@@ -14,12 +14,15 @@ $(VENV)/.installed: requirements.txt requirements-dev.txt
 
 install: $(VENV)/.installed
 
+# The embedded default is for development: DEBUG on unless told otherwise.
+DEV_ENV := DJANGO_DEBUG=$${DJANGO_DEBUG:-1}
+
 migrate: install
-	$(PY) manage.py migrate --noinput
+	$(DEV_ENV) $(PY) manage.py migrate --noinput
 
 ## Run the site on the embedded default: SQLite, in-process tasks, console e-mail.
 run: migrate
-	DJANGO_DEBUG=$${DJANGO_DEBUG:-1} $(PY) manage.py runserver $(PORT)
+	$(DEV_ENV) $(PY) manage.py runserver $(PORT)
 
 ## Run every test (uses DATABASE_URL / REDIS_URL when set).
 test: install

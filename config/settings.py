@@ -200,7 +200,11 @@ LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
-    "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "WARNING")},
+    # In development Django and daphne already log to the console; don't print twice.
+    "root": {
+        "handlers": [] if DEBUG else ["console"],
+        "level": os.environ.get("LOG_LEVEL", "WARNING"),
+    },
 }
 
 # How often an open table page asks whether the table changed (milliseconds).

@@ -45,7 +45,8 @@ class Outcome:
 
     ``ranks[i]`` is seat i's place (0 = first; ties share a place), ``scores[i]``
     its score, ``reason`` a short machine-readable code (e.g. ``"score"``,
-    ``"city"``), and ``details`` a per-game JSON dict for the score breakdown.
+    ``"city"``), and ``details`` a per-game JSON dict for the score breakdown;
+    ``details["scored"] = False`` says the scores are no points to show (an instant win).
     """
 
     ranks: list[int]

@@ -201,7 +201,12 @@ class DistrictNoir(Rules):
             breakdowns = final_ranking(counts)[3]
             ranks = [0, 1] if winner == 0 else [1, 0]
             scores = [1.0, 0.0] if winner == 0 else [0.0, 1.0]
-            details = {"winner": winner, "tiebreak": None, "breakdown": breakdowns}
+            details = {
+                "winner": winner,
+                "tiebreak": None,
+                "breakdown": breakdowns,
+                "scored": False,
+            }
             return Outcome(ranks=ranks, scores=scores, reason="city", details=details)
         ranks, scores, tiebreak, breakdowns = final_ranking(counts)
         winner = ranks.index(0) if ranks.count(0) == 1 else None

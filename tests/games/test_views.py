@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import random
 
 import pytest
 from django.urls import reverse
@@ -191,3 +192,41 @@ def test_profile_page_saves_display_name_and_time_zone(alice):
     assert bad.status_code == 400
     alice.refresh_from_db()
     assert alice.time_zone == "Europe/Prague"
+
+
+def _finished_game(reason: str):
+    """A finished District Noir state that ended for ``reason``, found by random playouts."""
+    for seed in range(2000):
+        rng = random.Random(seed)
+        state = DN.setup(2, seed)
+        while DN.outcome(state) is None:
+            seat = DN.active_seats(state)[0]
+            state = DN.apply(state, seat, rng.choice(DN.legal_actions(state, seat)))
+        if DN.outcome(state).reason == reason:
+            return state
+    raise AssertionError(f"no game ended by {reason}")
+
+
+def _show_finished(table, state, user):
+    Table.objects.filter(pk=table.pk).update(
+        state=DN.to_json(state),
+        status=Table.Status.FINISHED,
+        outcome=DN.outcome(state).to_json(),
+    )
+    return client_for(user).get(reverse("table_detail", args=[table.pk])).content.decode()
+
+
+def test_the_end_of_a_scored_game_shows_each_score_broken_down(running_table, alice):
+    state = _finished_game("score")
+    html = _show_finished(running_table, state, alice)
+    outcome = DN.outcome(state)
+    assert "Four rounds were played" in html
+    assert "Majority 8" in html
+    for total in outcome.scores:
+        assert f"{int(total)} points" in html
+
+
+def test_an_instant_city_win_says_why_and_shows_no_points(running_table, alice):
+    html = _show_finished(running_table, _finished_game("city"), alice)
+    assert "all three City cards" in html
+    assert " points" not in html
