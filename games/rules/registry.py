@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from games.rules.base import Rules
 from games.rules.district_noir import DistrictNoir
+from games.rules.gnav import Gnav
 
 _GAMES: list[Rules] = [
     DistrictNoir(),
+    Gnav(),
 ]
 
 _BY_SLUG: dict[str, Rules] = {rules.slug: rules for rules in _GAMES}
