@@ -5,9 +5,11 @@ from __future__ import annotations
 from games.rules.base import Rules
 from games.rules.district_noir import DistrictNoir
 from games.rules.gnav import Gnav
+from games.rules.slide import Slide
 
 _GAMES: list[Rules] = [
     DistrictNoir(),
+    Slide(),
     Gnav(),
 ]
 
