@@ -5,12 +5,14 @@ from __future__ import annotations
 from games.rules.base import Rules
 from games.rules.district_noir import DistrictNoir
 from games.rules.gnav import Gnav
+from games.rules.point_city import PointCity
 from games.rules.slide import Slide
 
 _GAMES: list[Rules] = [
     DistrictNoir(),
     Slide(),
     Gnav(),
+    PointCity(),
 ]
 
 _BY_SLUG: dict[str, Rules] = {rules.slug: rules for rules in _GAMES}
