@@ -1,10 +1,30 @@
 from django.contrib import admin
 from django.contrib.auth.admin import UserAdmin
 
-from accounts.models import User
+from accounts.models import User, Vacation
 
 
 @admin.register(User)
 class SiteUserAdmin(UserAdmin):
-    fieldsets = (*UserAdmin.fieldsets, ("Profile", {"fields": ("display_name", "time_zone")}))
+    fieldsets = (
+        *UserAdmin.fieldsets,
+        (
+            "Profile",
+            {
+                "fields": (
+                    "display_name",
+                    "time_zone",
+                    "reminder_delay",
+                    "quiet_hours_start",
+                    "quiet_hours_end",
+                )
+            },
+        ),
+    )
     list_display = ("username", "email", "display_name", "time_zone", "is_staff")
+
+
+@admin.register(Vacation)
+class VacationAdmin(admin.ModelAdmin):
+    list_display = ("user", "starts_at", "ends_at", "ended_at")
+    raw_id_fields = ("user",)

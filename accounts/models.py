@@ -2,13 +2,24 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import zoneinfo
 
 from django.contrib.auth.models import AbstractUser
 from django.db import models
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 TIME_ZONE_CHOICES = [(name, name) for name in sorted(zoneinfo.available_timezones())]
+
+REMINDERS_OFF = -1
+REMINDER_DELAY_CHOICES = [
+    (REMINDERS_OFF, _("never: no e-mail reminders")),
+    (0, _("immediately")),
+    (60, _("after 1 hour")),
+    (240, _("after 4 hours")),
+    (720, _("after 12 hours")),
+]
 
 
 class User(AbstractUser):
@@ -22,9 +33,57 @@ class User(AbstractUser):
         _("time zone"), max_length=64, choices=TIME_ZONE_CHOICES, default="UTC"
     )
 
+    reminder_delay = models.IntegerField(
+        _("e-mail me when it is my turn"),
+        choices=REMINDER_DELAY_CHOICES,
+        default=60,
+        help_text=_("One e-mail lists every table waiting for you."),
+    )
+    quiet_hours_start = models.TimeField(
+        _("quiet hours from"), null=True, blank=True, help_text=_("No e-mail between these times.")
+    )
+    quiet_hours_end = models.TimeField(_("quiet hours until"), null=True, blank=True)
+
     @property
     def public_name(self) -> str:
         return self.display_name or self.username
 
     def __str__(self) -> str:
         return self.public_name
+
+    @property
+    def wants_reminders(self) -> bool:
+        return self.reminder_delay != REMINDERS_OFF
+
+    @property
+    def zone(self) -> zoneinfo.ZoneInfo:
+        return zoneinfo.ZoneInfo(self.time_zone or "UTC")
+
+    def quiet_until(self, now: dt.datetime) -> dt.datetime | None:
+        """The end of the quiet hours ``now`` falls in (as an aware datetime), or None."""
+        start, end = self.quiet_hours_start, self.quiet_hours_end
+        if start is None or end is None or start == end:
+            return None
+        local = now.astimezone(self.zone)
+        t = local.time()
+        inside = start <= t < end if start < end else (t >= start or t < end)
+        if not inside:
+            return None
+        end_day = local.date() if t < end else local.date() + dt.timedelta(days=1)
+        return dt.datetime.combine(end_day, end, tzinfo=self.zone)
+
+
+class Vacation(models.Model):
+    """A break: while it lasts, the clocks of the player's turn-based games stand still."""
+
+    user = models.ForeignKey(User, on_delete=models.CASCADE, related_name="vacations")
+    starts_at = models.DateTimeField(default=timezone.now)
+    ends_at = models.DateTimeField()
+    # Set when the clocks were started again (at ends_at, or earlier if cut short).
+    ended_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["ended_at", "ends_at"], name="vacation_open_end")]
+
+    def __str__(self) -> str:
+        return f"{self.user} {self.starts_at:%Y-%m-%d} to {self.ends_at:%Y-%m-%d}"

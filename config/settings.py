@@ -160,11 +160,20 @@ if REDIS_URL:
         }
     }
     CELERY_BROKER_URL = REDIS_URL
-    CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER")
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
     CELERY_BROKER_URL = "memory://"
-    CELERY_TASK_ALWAYS_EAGER = True
+# How background work runs: "celery" (a worker and beat, with Redis), "thread" (the
+# embedded default: a thread of the web process), "inline" (tests: at once, in order).
+TASKS_MODE = os.environ.get(
+    "TASKS_MODE", "inline" if TESTING else ("celery" if REDIS_URL else "thread")
+)
+CELERY_TASK_ALWAYS_EAGER = TASKS_MODE != "celery"
+CELERY_BEAT_SCHEDULE = {
+    "sweep-deadlines": {"task": "games.tasks.sweep_deadlines", "schedule": 60.0},
+    "sweep-reminders": {"task": "games.tasks.sweep_reminders", "schedule": 60.0},
+    "sweep-vacations": {"task": "games.tasks.sweep_vacations", "schedule": 60.0},
+}
 CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
@@ -213,3 +222,7 @@ TABLE_POLL_MS = int(os.environ.get("TABLE_POLL_MS", "2500"))
 if TESTING:
     # Hashing passwords slowly protects real accounts, not test ones.
     PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+VACATION_DAYS_PER_YEAR = 30
+# A bot waits this long before its move, so people can follow what happens.
+BOT_MOVE_DELAY_SECONDS = float(os.environ.get("BOT_MOVE_DELAY_SECONDS", "1.5"))

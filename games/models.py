@@ -12,6 +12,8 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+LIVE_LIMIT_SECONDS = 3600
+
 
 def new_invite_code() -> str:
     return secrets.token_urlsafe(12)
@@ -29,6 +31,9 @@ class Table(models.Model):
     num_seats = models.PositiveSmallIntegerField(_("seats"))
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.OPEN)
     seconds_per_move = models.PositiveIntegerField(_("time per move"))
+    max_timeouts = models.PositiveSmallIntegerField(
+        _("timeouts before a bot takes over"), default=3
+    )
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="created_tables"
     )
@@ -70,6 +75,11 @@ class Table(models.Model):
     def is_finished(self) -> bool:
         return self.status == self.Status.FINISHED
 
+    @property
+    def is_live(self) -> bool:
+        """Live tables (minutes per move) keep their clocks running through vacations."""
+        return self.seconds_per_move < LIVE_LIMIT_SECONDS
+
 
 class Seat(models.Model):
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
@@ -86,6 +96,17 @@ class Seat(models.Model):
     # reminders find the seats the game waits for without reading any state.
     is_waiting = models.BooleanField(default=False)
     waiting_since = models.DateTimeField(null=True, blank=True)
+    # Counts the turns this seat has been waited for: a reminder is sent once per turn.
+    turn = models.PositiveIntegerField(default=0)
+    # The seat's own clock: None while paused (a vacation), with the time it had left.
+    deadline = models.DateTimeField(null=True, blank=True)
+    paused_remaining = models.DurationField(null=True, blank=True)
+    # When the sweeps are due for this seat; cleared once done, so they select by index.
+    reminder_due_at = models.DateTimeField(null=True, blank=True)
+    warn_at = models.DateTimeField(null=True, blank=True)
+    # The player had the table open (page load, poll or websocket) at this time.
+    seen_at = models.DateTimeField(null=True, blank=True)
+    replaced_by_bot = models.BooleanField(default=False)
     rank = models.PositiveSmallIntegerField(null=True, blank=True)
     score = models.FloatField(null=True, blank=True)
     timeouts = models.PositiveSmallIntegerField(default=0)
@@ -103,14 +124,32 @@ class Seat(models.Model):
         ]
         indexes = [
             models.Index(fields=["user", "is_waiting"], name="seat_user_waiting"),
+            models.Index(
+                fields=["deadline"], name="seat_deadline_due", condition=models.Q(is_waiting=True)
+            ),
+            models.Index(
+                fields=["reminder_due_at"],
+                name="seat_reminder_due",
+                condition=models.Q(reminder_due_at__isnull=False),
+            ),
+            models.Index(
+                fields=["warn_at"], name="seat_warn_due", condition=models.Q(warn_at__isnull=False)
+            ),
         ]
 
     def __str__(self) -> str:
         return f"{self.table} seat {self.position}"
 
     @property
+    def is_bot(self) -> bool:
+        """A bot plays this seat: it was seated as one, or took over after too many timeouts."""
+        return bool(self.bot_level) or self.replaced_by_bot
+
+    @property
     def player_name(self) -> str:
         if self.user_id is not None:
+            if self.replaced_by_bot:
+                return _("%(name)s (bot)") % {"name": self.user.public_name}
             return self.user.public_name
         if self.bot_level:
             return _("Bot (%(level)s)") % {"level": self.bot_level}
@@ -125,6 +164,8 @@ class Move(models.Model):
 
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="moves")
     seq = models.PositiveIntegerField()
+    # The table's version once this move was stored: tells a stale submission from a fresh one.
+    version = models.PositiveIntegerField(default=0)
     position = models.PositiveSmallIntegerField()
     action = models.JSONField()
     by = models.CharField(max_length=16, choices=By.choices, default=By.PLAYER)
@@ -138,3 +179,33 @@ class Move(models.Model):
 
     def __str__(self) -> str:
         return f"{self.table} move {self.seq}"
+
+
+class Reminder(models.Model):
+    """One e-mail notice for one seat's turn: the unique row makes every sweep idempotent."""
+
+    class Kind(models.TextChoices):
+        TURN = "turn", _("your turn")
+        WARNING = "warning", _("time nearly up")
+
+    seat = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="reminders")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="reminders"
+    )
+    turn = models.PositiveIntegerField()
+    kind = models.CharField(max_length=16, choices=Kind.choices)
+    created_at = models.DateTimeField(auto_now_add=True)
+    sent_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["seat", "turn", "kind"], name="reminder_once_per_turn"),
+        ]
+        indexes = [
+            models.Index(
+                fields=["user"], name="reminder_unsent", condition=models.Q(sent_at__isnull=True)
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.kind} reminder for {self.seat} turn {self.turn}"

@@ -2,7 +2,8 @@
 
 Each runs in one transaction with the table row locked (``select_for_update``),
 so two requests for the same table are handled one at a time; a move is
-checked against the version the player saw, applied once, appended to the log.
+checked against the version the player saw, applied once, appended to the log,
+and only after the commit are open pages told and bot turns queued.
 """
 
 from __future__ import annotations
@@ -15,7 +16,8 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from accounts.models import User
+from accounts.models import User, Vacation
+from games import clocks, live
 from games.catalog import playable_rules
 from games.errors import Conflict, Forbidden, GameError, NotFound
 from games.models import Move, Seat, Table
@@ -29,7 +31,7 @@ def rules_for(table: Table) -> Rules:
     return get_rules(table.game)
 
 
-def _locked_table(table_id: int) -> Table:
+def locked_table(table_id: int) -> Table:
     try:
         return Table.objects.select_for_update().get(pk=table_id)
     except Table.DoesNotExist:
@@ -69,7 +71,7 @@ def table_create(
 @transaction.atomic
 def table_join(*, table_id: int, user: User) -> Table:
     """Seats ``user`` at the first free seat; the game starts when the table is full."""
-    table = _locked_table(table_id)
+    table = locked_table(table_id)
     seats = list(table.seats.all())
     if any(seat.user_id == user.pk for seat in seats):
         return table
@@ -94,7 +96,7 @@ def table_join(*, table_id: int, user: User) -> Table:
 @transaction.atomic
 def table_leave(*, table_id: int, user: User) -> Table:
     """Gives up a seat before the game starts. The creator aborts instead."""
-    table = _locked_table(table_id)
+    table = locked_table(table_id)
     if not table.is_open:
         raise Conflict(_("The game has started; you cannot leave it now."))
     if table.created_by_id == user.pk:
@@ -109,21 +111,22 @@ def table_leave(*, table_id: int, user: User) -> Table:
 @transaction.atomic
 def table_abort(*, table_id: int, user: User) -> Table:
     """The creator cancels a table that has not started."""
-    table = _locked_table(table_id)
+    table = locked_table(table_id)
     if table.created_by_id != user.pk:
         raise Forbidden(_("Only the player who opened this table can abort it."))
     if not table.is_open:
         raise Conflict(_("Only a table that has not started can be aborted."))
     table.status = Table.Status.ABORTED
     table.finished_at = timezone.now()
-    table.version += 1
-    table.save(update_fields=["status", "finished_at", "version"])
+    table.save(update_fields=["status", "finished_at"])
+    _bump(table)
     return table
 
 
 def _bump(table: Table) -> None:
     table.version += 1
     table.save(update_fields=["version"])
+    live.on_commit_table_changed(table.pk, table.version)
 
 
 def _start(table: Table) -> None:
@@ -132,36 +135,75 @@ def _start(table: Table) -> None:
     state = rules.setup(table.num_seats, table.seed, table.options)
     table.status = Table.Status.RUNNING
     table.started_at = timezone.now()
-    _store(table, rules, state)
+    store_state(table, rules, state)
 
 
-def _store(table: Table, rules: Rules, state: Any) -> None:
-    """Saves a new state and everything derived from it: version, waiting seats, outcome."""
+def _away_user_ids(user_ids: list[int], now: Any) -> set[int]:
+    return set(
+        Vacation.objects.filter(
+            user_id__in=user_ids, ended_at__isnull=True, starts_at__lte=now
+        ).values_list("user_id", flat=True)
+    )
+
+
+def store_state(table: Table, rules: Rules, state: Any, mover: int | None = None) -> None:
+    """Saves a new state and all that follows from it: version, clocks, outcome, then tells.
+
+    The caller holds the table's row lock. A ``mover`` still waited for after its
+    move (a solo game, or two actions in a row) starts a new turn with a fresh clock.
+    """
     now = timezone.now()
     table.state = rules.to_json(state)
     table.version += 1
     outcome = rules.outcome(state)
     waiting = set(rules.waiting_seats(state)) if outcome is None else set()
     fields = ["state", "version", "status", "started_at", "seed"]
+    seats = list(table.seats.select_related("user"))
     if outcome is not None:
         table.status = Table.Status.FINISHED
         table.finished_at = now
-        table.outcome = outcome.to_json()
+        table.outcome = _with_forfeits(outcome.to_json(), seats)
         fields += ["finished_at", "outcome"]
     table.save(update_fields=fields)
 
-    for seat in table.seats.all():
-        changed = False
-        if (seat.position in waiting) != seat.is_waiting:
-            seat.is_waiting = seat.position in waiting
-            seat.waiting_since = now if seat.is_waiting else None
-            changed = True
+    def starts_turn(seat: Seat) -> bool:
+        return seat.position in waiting and (not seat.is_waiting or seat.position == mover)
+
+    starting = [s for s in seats if starts_turn(s)]
+    away = _away_user_ids([s.user_id for s in starting if s.user_id], now) if starting else set()
+    for seat in seats:
+        changed: list[str] = []
+        if starts_turn(seat):
+            clocks.start_turn(seat, table, now, on_vacation=seat.user_id in away)
+            changed = clocks.CLOCK_FIELDS
+        elif seat.position not in waiting and seat.is_waiting:
+            clocks.stop_turn(seat)
+            changed = clocks.CLOCK_FIELDS
         if outcome is not None:
-            seat.rank = outcome.ranks[seat.position]
-            seat.score = outcome.scores[seat.position]
-            changed = True
+            seat.rank = table.outcome["ranks"][seat.position]
+            seat.score = table.outcome["scores"][seat.position]
+            changed = [*changed, "rank", "score"]
         if changed:
-            seat.save(update_fields=["is_waiting", "waiting_since", "rank", "score"])
+            seat.save(update_fields=changed)
+
+    live.on_commit_table_changed(table.pk, table.version)
+    if any(seat.is_bot for seat in seats if seat.position in waiting):
+        from games import tasks  # tasks import services: import here to avoid a cycle
+
+        tasks.schedule_bot_turn(table.pk, table.version)
+
+
+def _with_forfeits(outcome: dict[str, Any], seats: list[Seat]) -> dict[str, Any]:
+    """Players replaced by a bot after too many timeouts are ranked last, below everyone."""
+    lost = sorted(s.position for s in seats if s.replaced_by_bot and s.user_id)
+    if not lost:
+        return outcome
+    ranks = list(outcome["ranks"])
+    stayed = sorted({ranks[p] for p in range(len(ranks)) if p not in lost})
+    place = {old: new for new, old in enumerate(stayed)}
+    for position in range(len(ranks)):
+        ranks[position] = len(stayed) if position in lost else place[ranks[position]]
+    return {**outcome, "ranks": ranks, "forfeited": lost}
 
 
 @dataclass(frozen=True)
@@ -170,37 +212,53 @@ class MoveResult:
     move: Move
 
 
-@transaction.atomic
-def move_play(
-    *,
-    table_id: int,
-    user: User,
-    action: Any,
-    version: int | None,
-    by: str = Move.By.PLAYER,
-) -> MoveResult:
-    """Plays ``action`` for ``user``'s seat, if the table is still at ``version``.
-
-    A stale or repeated submission raises ``Conflict`` and changes nothing.
-    """
-    table = _locked_table(table_id)
-    seat = table.seats.filter(user=user).first() if user.is_authenticated else None
-    if seat is None:
-        raise Forbidden(_("You are not seated at this table."))
-    if not table.is_running:
-        raise Conflict(_("This game is not running."))
-    if version is not None and version != table.version:
-        raise Conflict(_("The game moved on before your move arrived. Here is the board now."))
+def apply_move(table: Table, seat: Seat, action: Any, by: str) -> Move:
+    """Applies one action for ``seat`` at a locked, running table and stores it all."""
     rules = rules_for(table)
     state = rules.from_json(table.state)
     try:
         new_state = rules.apply(state, seat.position, action)
     except IllegalAction as exc:
         raise GameError(_(exc.message)) from None
-    seq = table.moves.count() + 1
-    move = Move.objects.create(table=table, seq=seq, position=seat.position, action=action, by=by)
-    _store(table, rules, new_state)
+    move = Move(
+        table=table, seq=table.moves.count() + 1, position=seat.position, action=action, by=by
+    )
+    store_state(table, rules, new_state, mover=seat.position)
+    move.version = table.version
+    move.save()
+    return move
+
+
+@transaction.atomic
+def move_play(*, table_id: int, user: User, action: Any, version: int | None) -> MoveResult:
+    """Plays ``action`` for ``user``'s seat, if the table is still at ``version``.
+
+    A stale or repeated submission raises ``Conflict`` and changes nothing.
+    """
+    table = locked_table(table_id)
+    seat = table.seats.filter(user=user).first() if user.is_authenticated else None
+    if seat is None:
+        raise Forbidden(_("You are not seated at this table."))
+    if not table.is_running:
+        raise Conflict(_("This game is not running."))
+    if version is not None and version != table.version and _moved_since(table, seat, version):
+        raise Conflict(_("The game moved on before your move arrived. Here is the board now."))
+    if seat.replaced_by_bot:
+        raise Forbidden(_("A bot plays this seat now: you ran out of time too often."))
+    move = apply_move(table, seat, action, Move.By.PLAYER)
     return MoveResult(table=table, move=move)
+
+
+def _moved_since(table: Table, seat: Seat, version: int) -> bool:
+    """Whether this seat has moved since the board it chose on (a repeat, or another tab).
+
+    Others moving meanwhile does not make a choice stale: in a simultaneous phase
+    everyone acts at once, and whatever is no longer legal is refused by the rules.
+    """
+    return (
+        version > table.version
+        or table.moves.filter(position=seat.position, version__gt=version).exists()
+    )
 
 
 def replay_state(table: Table) -> Any:

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from games import views
+from games import settings_views, views
 
 urlpatterns = [
     path("", views.lobby, name="lobby"),
@@ -12,4 +12,8 @@ urlpatterns = [
     path("t/<int:table_id>/leave/", views.table_leave, name="table_leave"),
     path("t/<int:table_id>/abort/", views.table_abort, name="table_abort"),
     path("invite/<str:code>/", views.table_invite, name="table_invite"),
+    path("settings/play/", settings_views.play_settings, name="play_settings"),
+    path("settings/vacation/start/", settings_views.vacation_start, name="vacation_start"),
+    path("settings/vacation/end/", settings_views.vacation_end, name="vacation_end"),
+    path("unsubscribe/<str:token>/", settings_views.unsubscribe, name="unsubscribe"),
 ]

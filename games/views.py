@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import datetime as dt
+from typing import Any
+
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.db.models import Q
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRedirect
@@ -16,7 +21,9 @@ from games import selectors, services
 from games.catalog import board_template, playable_games
 from games.errors import GameError
 from games.forms import ActionForm, TableCreateForm
-from games.models import Table
+from games.models import Seat, Table
+
+PRESENCE_REFRESH = dt.timedelta(seconds=20)
 
 
 def lobby(request: HttpRequest) -> HttpResponse:
@@ -104,24 +111,49 @@ def table_detail(request: HttpRequest, table_id: int) -> HttpResponse:
     if request.htmx and seen.isdigit():
         current = Table.objects.filter(pk=table_id).values_list("version", flat=True).first()
         if current is not None and current == int(seen):
+            _touch_presence(request, table_id)
             return HttpResponse(status=204)
     table = get_object_or_404(Table, pk=table_id)
+    _touch_presence(request, table_id)
     page = selectors.table_page_for(table, request.user)
     template = "games/partials/board.html" if request.htmx else "games/table.html"
-    return render(request, template, _board_context(page))
+    return render(request, template, board_context(page, user=request.user, request=request))
 
 
-def _board_context(page: selectors.TablePage, error: str = "") -> dict:
+def board_context(
+    page: selectors.TablePage,
+    *,
+    user: Any,
+    request: HttpRequest | None = None,
+    error: str = "",
+) -> dict[str, Any]:
+    """What the board fragment needs; the same for HTTP and for the websocket."""
+    table = page.table
+    invite = reverse("table_invite", args=[table.invite_code])
     return {
         "page": page,
-        "table": page.table,
+        "table": table,
         "view": page.view,
         "names": page.names,
-        "board_template": board_template(page.table.game),
-        "log_template": f"games/{page.table.game}/log_entry.html",
+        "user": user,
+        "board_template": board_template(table.game),
+        "log_template": f"games/{table.game}/log_entry.html",
         "error": error,
         "poll_ms": settings.TABLE_POLL_MS,
+        "invite_url": request.build_absolute_uri(invite) if request else settings.SITE_URL + invite,
+        "my_turn": page.position is not None
+        and page.view is not None
+        and page.position in page.view.get("active_seats", []),
     }
+
+
+def _touch_presence(request: HttpRequest, table_id: int) -> None:
+    """Remembers that this player has the table open: no reminder e-mail while they do."""
+    if request.user.is_authenticated:
+        now = timezone.now()
+        Seat.objects.filter(table_id=table_id, user=request.user).filter(
+            Q(seen_at__isnull=True) | Q(seen_at__lt=now - PRESENCE_REFRESH)
+        ).update(seen_at=now)
 
 
 @require_GET
@@ -165,4 +197,5 @@ def table_act(request: HttpRequest, table_id: int) -> HttpResponse:
     if not request.htmx and not error:
         return redirect("table_detail", table_id=table.pk)
     template = "games/partials/board.html" if request.htmx else "games/table.html"
-    return render(request, template, _board_context(page, error), status=status)
+    context = board_context(page, user=request.user, request=request, error=error)
+    return render(request, template, context, status=status)

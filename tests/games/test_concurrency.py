@@ -65,3 +65,56 @@ def test_the_same_move_sent_twenty_times_at_once_is_applied_exactly_once(alice, 
     table_after = Table.objects.get(pk=table.pk)
     assert table_after.version == table.version + 1
     assert table_after.state == DN.to_json(DN.apply(state, seat, action))
+
+
+def _run_at_once(work, count: int = 2) -> None:
+    start = threading.Barrier(count)
+
+    def run() -> None:
+        try:
+            start.wait()
+            work()
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=run) for _ in range(count)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+
+
+def test_two_reminder_sweeps_at_once_send_one_email(alice, bob):
+    import datetime as dt
+
+    from django.core import mail
+    from django.utils import timezone
+
+    from games import sweeps
+
+    table = services.table_create(
+        user=alice, game="district-noir", num_seats=2, seconds_per_move=86400
+    )
+    services.table_join(table_id=table.pk, user=bob)
+    later = timezone.now() + dt.timedelta(hours=2)
+    _run_at_once(lambda: sweeps.sweep_reminders(later), count=4)
+    assert len(mail.outbox) == 1
+
+
+def test_two_deadline_sweeps_at_once_play_one_timeout(alice, bob):
+    import datetime as dt
+
+    from django.utils import timezone
+
+    from games import sweeps
+    from games.models import Seat
+
+    table = services.table_create(
+        user=alice, game="district-noir", num_seats=2, seconds_per_move=86400
+    )
+    services.table_join(table_id=table.pk, user=bob)
+    Seat.objects.filter(table=table, is_waiting=True).update(
+        deadline=timezone.now() - dt.timedelta(seconds=1)
+    )
+    _run_at_once(sweeps.sweep_deadlines, count=4)
+    assert Move.objects.filter(table=table).count() == 1

@@ -106,18 +106,51 @@ def test_a_move_is_stored_with_the_log_and_bumps_the_version(running_table):
     assert result.table.state == DN.to_json(DN.apply(state, seat, action))
 
 
-def test_a_stale_version_is_refused_and_changes_nothing(running_table):
+def test_a_repeated_or_stale_submission_is_refused_and_changes_nothing(running_table):
     state = DN.from_json(running_table.state)
     seat = DN.active_seats(state)[0]
-    with pytest.raises(Conflict, match="moved on"):
+    mover = user_at(running_table, seat)
+    first, second = DN.legal_actions(state, seat)[:2]
+    seen = running_table.version
+    services.move_play(table_id=running_table.pk, user=mover, action=first, version=seen)
+    after = Table.objects.get(pk=running_table.pk)
+    for action in (first, second):
+        with pytest.raises(Conflict, match="moved on"):
+            services.move_play(table_id=running_table.pk, user=mover, action=action, version=seen)
+    assert Move.objects.count() == 1
+    again = Table.objects.get(pk=running_table.pk)
+    assert (again.version, again.state) == (after.version, after.state)
+
+
+def test_a_version_from_the_future_is_refused(running_table):
+    state = DN.from_json(running_table.state)
+    seat = DN.active_seats(state)[0]
+    with pytest.raises(Conflict):
         services.move_play(
             table_id=running_table.pk,
             user=user_at(running_table, seat),
             action=DN.legal_actions(state, seat)[0],
-            version=running_table.version - 1,
+            version=running_table.version + 5,
         )
     assert not Move.objects.exists()
-    assert Table.objects.get(pk=running_table.pk).state == running_table.state
+
+
+def test_another_seats_move_meanwhile_does_not_make_a_legal_choice_stale(running_table):
+    """Only the seat's own moves make its board stale: in a simultaneous phase all act at once."""
+    seen = running_table.version
+    state = DN.from_json(running_table.state)
+    first = DN.active_seats(state)[0]
+    action = DN.legal_actions(state, first)[0]
+    services.move_play(
+        table_id=running_table.pk, user=user_at(running_table, first), action=action, version=seen
+    )
+    state = DN.apply(state, first, action)
+    second = DN.active_seats(state)[0]
+    reply = DN.legal_actions(state, second)[0]
+    services.move_play(
+        table_id=running_table.pk, user=user_at(running_table, second), action=reply, version=seen
+    )
+    assert Move.objects.count() == 2
 
 
 def test_out_of_turn_and_illegal_moves_are_refused_with_the_rules_reason(running_table):

@@ -116,7 +116,7 @@ def test_without_javascript_a_move_redirects_back_to_the_table(running_table):
         ("mover", "{not json", 0, 400, b"could not be read"),
         ("mover", {"type": "play", "card": "seven"}, 0, 400, b"not"),
         ("mover", {"type": "fly"}, 0, 400, b"not"),
-        ("mover", None, -1, 409, b"moved on"),
+        ("mover", None, 3, 409, b"moved on"),
         ("waiter", None, 0, 400, b"not your turn"),
         ("stranger", None, 0, 403, b"not seated"),
         ("anonymous", None, 0, 403, b"Sign in"),

@@ -1,0 +1,62 @@
+"""The table's websocket: when the table changes, send this connection its own board.
+
+The group message carries only the version; the board each socket receives is
+rendered from its own user's seat view, exactly as the page's HTTP fragment.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncWebsocketConsumer
+from django.template.loader import render_to_string
+from django.utils import timezone
+
+from games import live, selectors
+from games.models import Seat, Table
+from games.views import board_context
+
+
+class TableConsumer(AsyncWebsocketConsumer):
+    async def connect(self) -> None:
+        self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
+        if not await self._table_exists():
+            await self.close()
+            return
+        self.group = live.group_name(self.table_id)
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.accept()
+        await self._touch_presence()
+
+    async def disconnect(self, code: int) -> None:
+        if hasattr(self, "group"):
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        """Clients send a heartbeat now and then: it keeps their presence fresh."""
+        await self._touch_presence()
+
+    async def table_changed(self, event: dict[str, Any]) -> None:
+        html = await self._render_board()
+        if html:
+            await self.send(text_data=html)
+
+    @database_sync_to_async
+    def _table_exists(self) -> bool:
+        return Table.objects.filter(pk=self.table_id).exists()
+
+    @database_sync_to_async
+    def _touch_presence(self) -> None:
+        user = self.scope.get("user")
+        if user is not None and user.is_authenticated:
+            Seat.objects.filter(table_id=self.table_id, user=user).update(seen_at=timezone.now())
+
+    @database_sync_to_async
+    def _render_board(self) -> str:
+        table = Table.objects.filter(pk=self.table_id).first()
+        if table is None:
+            return ""
+        user = self.scope.get("user")
+        page = selectors.table_page_for(table, user)
+        return render_to_string("games/partials/board.html", board_context(page, user=user))

@@ -1,0 +1,33 @@
+from __future__ import annotations
+
+from django import forms
+from django.conf import settings
+from django.utils.translation import gettext_lazy as _
+
+from accounts.models import User
+
+
+class ReminderSettingsForm(forms.ModelForm):
+    class Meta:
+        model = User
+        fields = ["reminder_delay", "quiet_hours_start", "quiet_hours_end"]
+        widgets = {
+            "quiet_hours_start": forms.TimeInput(attrs={"type": "time"}),
+            "quiet_hours_end": forms.TimeInput(attrs={"type": "time"}),
+        }
+
+    def clean(self) -> dict:
+        data = super().clean()
+        start, end = data.get("quiet_hours_start"), data.get("quiet_hours_end")
+        if (start is None) != (end is None):
+            raise forms.ValidationError(_("Give both ends of your quiet hours, or neither."))
+        return data
+
+
+class VacationForm(forms.Form):
+    days = forms.IntegerField(
+        label=_("Days of vacation, starting now"),
+        min_value=1,
+        max_value=settings.VACATION_DAYS_PER_YEAR,
+        initial=7,
+    )

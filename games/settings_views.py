@@ -1,0 +1,90 @@
+"""The player's settings for reminders and vacations, and the one-click unsubscribe."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.db import transaction
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.views.decorators.csrf import csrf_exempt
+from django.views.decorators.http import require_POST
+
+from accounts.models import REMINDERS_OFF
+from games import clocks, vacations
+from games.errors import GameError
+from games.forms_settings import ReminderSettingsForm, VacationForm
+from games.models import Seat
+from games.notifications import user_from_unsubscribe_token
+
+
+def _page(request: HttpRequest, reminder_form=None, vacation_form=None, status=200):
+    return render(
+        request,
+        "games/settings.html",
+        {
+            "reminder_form": reminder_form or ReminderSettingsForm(instance=request.user),
+            "vacation_form": vacation_form or VacationForm(),
+            "vacation": vacations.current_vacation(request.user),
+            "days_left": vacations.vacation_days_left(request.user),
+        },
+        status=status,
+    )
+
+
+@login_required
+def play_settings(request: HttpRequest) -> HttpResponse:
+    if request.method != "POST":
+        return _page(request)
+    form = ReminderSettingsForm(request.POST, instance=request.user)
+    if not form.is_valid():
+        return _page(request, reminder_form=form, status=400)
+    with transaction.atomic():
+        user = form.save()
+        now = timezone.now()
+        for seat in Seat.objects.select_related("table").filter(user=user, is_waiting=True):
+            seat.user = user
+            clocks.reschedule_reminder(seat, seat.table, now)
+            seat.save(update_fields=["reminder_due_at", "warn_at"])
+    messages.success(request, _("Your reminder settings are saved."))
+    return redirect("play_settings")
+
+
+@login_required
+@require_POST
+def vacation_start(request: HttpRequest) -> HttpResponse:
+    form = VacationForm(request.POST)
+    if not form.is_valid():
+        return _page(request, vacation_form=form, status=400)
+    try:
+        vacations.vacation_start(user=request.user, days=form.cleaned_data["days"])
+    except GameError as exc:
+        messages.error(request, exc.message)
+        return _page(request, vacation_form=form, status=exc.status)
+    messages.success(request, _("Enjoy your break: your turn-based clocks are stopped."))
+    return redirect("play_settings")
+
+
+@login_required
+@require_POST
+def vacation_end(request: HttpRequest) -> HttpResponse:
+    current = vacations.current_vacation(request.user)
+    if current is not None:
+        vacations.vacation_end(vacation_id=current.pk)
+        messages.success(request, _("Welcome back: your clocks are running again."))
+    return redirect("play_settings")
+
+
+@csrf_exempt  # a mail client's one-click POST (RFC 8058) carries no CSRF token
+def unsubscribe(request: HttpRequest, token: str) -> HttpResponse:
+    """Turns reminder e-mails off from the link in any of them; no sign-in needed."""
+    user = user_from_unsubscribe_token(token)
+    if user is None:
+        return render(request, "games/unsubscribe.html", {"invalid": True}, status=400)
+    if request.method in ("GET", "POST"):
+        user.reminder_delay = REMINDERS_OFF
+        user.save(update_fields=["reminder_delay"])
+        Seat.objects.filter(user=user).update(reminder_due_at=None, warn_at=None)
+    return render(request, "games/unsubscribe.html", {"unsubscribed_user": user})

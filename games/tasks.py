@@ -1,0 +1,67 @@
+"""Celery tasks: thin wrappers that call one service each.
+
+Without Redis (the embedded default) there is no worker: bot turns run on a
+background thread of the web process, and the sweeps on a timer thread
+(``games.embedded``). In tests, tasks run inline.
+"""
+
+from __future__ import annotations
+
+import time
+from concurrent.futures import ThreadPoolExecutor
+
+from celery import shared_task
+from django.conf import settings
+from django.db import close_old_connections, transaction
+
+from games import sweeps
+from games.bot_turns import bot_play_turn
+
+_embedded_pool: ThreadPoolExecutor | None = None
+
+
+@shared_task(acks_late=True)
+def play_bot_turn(table_id: int, version: int) -> bool:
+    return bot_play_turn(table_id=table_id, version=version) is not None
+
+
+@shared_task
+def sweep_deadlines() -> int:
+    return sweeps.sweep_deadlines()
+
+
+@shared_task
+def sweep_reminders() -> int:
+    return sweeps.sweep_reminders()
+
+
+@shared_task
+def sweep_vacations() -> int:
+    return sweeps.sweep_vacations()
+
+
+def _embedded_bot_turn(table_id: int, version: int) -> None:
+    time.sleep(settings.BOT_MOVE_DELAY_SECONDS)
+    close_old_connections()
+    try:
+        bot_play_turn(table_id=table_id, version=version)
+    finally:
+        close_old_connections()
+
+
+def schedule_bot_turn(table_id: int, version: int) -> None:
+    """After the commit, queue the next bot move: never inside the request that made a move."""
+
+    def queue() -> None:
+        global _embedded_pool
+        if settings.TASKS_MODE == "thread":
+            if _embedded_pool is None:
+                _embedded_pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="bots")
+            _embedded_pool.submit(_embedded_bot_turn, table_id, version)
+        elif settings.TASKS_MODE == "inline":
+            bot_play_turn(table_id=table_id, version=version)
+        else:
+            delay = settings.BOT_MOVE_DELAY_SECONDS
+            play_bot_turn.apply_async((table_id, version), countdown=delay)
+
+    transaction.on_commit(queue)

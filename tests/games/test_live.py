@@ -1,0 +1,120 @@
+"""Live updates: every open page of a table hears of a change, and renders its own seat's view."""
+
+from __future__ import annotations
+
+import pytest
+from asgiref.sync import async_to_sync
+from channels.db import database_sync_to_async
+from channels.routing import URLRouter
+from channels.testing import WebsocketCommunicator
+from django.contrib.auth.models import AnonymousUser
+
+from games import live, services
+from games.models import Move
+from games.routing import websocket_urlpatterns
+from games.rules import get_rules
+from tests.conftest import user_at
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+DN = get_rules("district-noir")
+
+
+def _next_move(table):
+    table.refresh_from_db()
+    state = DN.from_json(table.state)
+    seat = DN.active_seats(state)[0]
+    return user_at(table, seat), DN.legal_actions(state, seat)[0], table.version
+
+
+def test_each_socket_receives_its_own_seats_board_after_a_move(running_table, carol):
+    mover, action, version = _next_move(running_table)
+    viewers = [user_at(running_table, 0), user_at(running_table, 1), carol, AnonymousUser()]
+
+    async def scenario() -> list[str]:
+        sockets = []
+        for user in viewers:
+            socket = WebsocketCommunicator(
+                URLRouter(websocket_urlpatterns), f"/ws/t/{running_table.pk}/"
+            )
+            socket.scope["user"] = user
+            connected, _ = await socket.connect()
+            assert connected
+            sockets.append(socket)
+        await database_sync_to_async(services.move_play)(
+            table_id=running_table.pk, user=mover, action=action, version=version
+        )
+        frames = [await socket.receive_from(timeout=5) for socket in sockets]
+        for socket in sockets:
+            await socket.disconnect()
+        return frames
+
+    frames = async_to_sync(scenario)()
+    new_version = version + 1
+    for frame in frames:
+        assert 'id="board"' in frame
+        assert f'data-version="{new_version}"' in frame
+    seat0, seat1, stranger, anonymous = frames
+    assert "Your hand" in seat0 and "Your hand" in seat1
+    assert "Your hand" not in stranger and "Your hand" not in anonymous
+    state = DN.from_json(running_table.__class__.objects.get(pk=running_table.pk).state)
+    for seat, frame in [(0, seat0), (1, seat1)]:
+        other_hand = {card["id"] for card in DN.view(state, 1 - seat)["hand"]}
+        own_hand = {card["id"] for card in DN.view(state, seat)["hand"]}
+        for card in other_hand - own_hand:
+            assert f"&quot;card&quot;:{card}," not in frame
+    to_move = DN.active_seats(state)[0]
+    to_move_hand = {card["id"] for card in DN.view(state, to_move)["hand"]}
+    assert all(f"&quot;card&quot;:{card}," in frames[to_move] for card in to_move_hand)
+
+
+def test_the_group_message_carries_no_seat_data(running_table, monkeypatch):
+    sent: list[tuple[str, dict]] = []
+
+    class RecordingLayer:
+        async def group_send(self, group, message):
+            sent.append((group, message))
+
+    monkeypatch.setattr(live, "get_channel_layer", lambda: RecordingLayer())
+    mover, action, version = _next_move(running_table)
+    services.move_play(table_id=running_table.pk, user=mover, action=action, version=version)
+    assert sent == [
+        (
+            f"table-{running_table.pk}",
+            {"type": "table.changed", "table": running_table.pk, "version": version + 1},
+        )
+    ]
+
+
+def test_a_move_is_stored_even_when_the_channel_layer_is_down(running_table, monkeypatch):
+    class DeadLayer:
+        async def group_send(self, group, message):
+            raise ConnectionError("Redis is down")
+
+    monkeypatch.setattr(live, "get_channel_layer", lambda: DeadLayer())
+    mover, action, version = _next_move(running_table)
+    services.move_play(table_id=running_table.pk, user=mover, action=action, version=version)
+    assert Move.objects.filter(table=running_table).count() == 1
+
+
+def test_a_socket_to_a_table_that_does_not_exist_is_refused(db):
+    async def scenario() -> bool:
+        socket = WebsocketCommunicator(URLRouter(websocket_urlpatterns), "/ws/t/999999/")
+        socket.scope["user"] = AnonymousUser()
+        connected, _ = await socket.connect()
+        await socket.disconnect()
+        return connected
+
+    assert async_to_sync(scenario)() is False
+
+
+def test_the_page_connects_a_socket_and_shows_your_turn_in_the_title(running_table):
+    from django.urls import reverse
+
+    from tests.conftest import client_for
+
+    mover, _action, _version = _next_move(running_table)
+    page = client_for(mover).get(reverse("table_detail", args=[running_table.pk])).content
+    assert f'ws-connect="/ws/t/{running_table.pk}/"'.encode() in page
+    assert b'data-my-turn="1"' in page
+    assert b'id="turn-badge"' in page

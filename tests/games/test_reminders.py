@@ -1,0 +1,222 @@
+"""Turn reminders by e-mail, as a player who checks in once a day expects them."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+from django.core import mail
+from django.test import Client
+from django.urls import reverse
+from django.utils import timezone
+
+from accounts.models import REMINDERS_OFF
+from games import services, sweeps
+from games.models import Reminder, Seat, Table
+from games.rules import get_rules
+from tests.conftest import client_for, user_at
+from tests.factories import UserFactory
+
+pytestmark = pytest.mark.django_db
+
+DN = get_rules("district-noir")
+HOUR = dt.timedelta(hours=1)
+
+
+def _waiting_seat(table: Table) -> Seat:
+    return table.seats.select_related("user").get(is_waiting=True)
+
+
+def _new_game(first, second) -> Table:
+    table = services.table_create(
+        user=first, game="district-noir", num_seats=2, seconds_per_move=3 * 86400
+    )
+    services.table_join(table_id=table.pk, user=second)
+    table.refresh_from_db()
+    return table
+
+
+def _move(table: Table) -> None:
+    table.refresh_from_db()
+    state = DN.from_json(table.state)
+    seat = DN.active_seats(state)[0]
+    services.move_play(
+        table_id=table.pk,
+        user=user_at(table, seat),
+        action=DN.legal_actions(state, seat)[0],
+        version=table.version,
+    )
+
+
+def test_a_player_gets_one_email_listing_every_table_waiting_for_them(alice, bob, carol):
+    tables = [_new_game(alice, bob), _new_game(alice, carol), _new_game(bob, carol)]
+    for table in tables[:2]:  # make sure alice is the one to move at both
+        if _waiting_seat(table).user != alice:
+            _move(table)
+    later = timezone.now() + 2 * HOUR
+    sweeps.sweep_reminders(later)
+    to_alice = [m for m in mail.outbox if m.to == [alice.email]]
+    assert len(to_alice) == 1
+    message = to_alice[0]
+    for table in tables[:2]:
+        assert reverse("table_detail", args=[table.pk]) in message.body
+    assert reverse("table_detail", args=[tables[2].pk]) not in message.body
+    html, mimetype = message.alternatives[0]
+    assert mimetype == "text/html"
+    assert reverse("table_detail", args=[tables[0].pk]) in html
+    assert "/unsubscribe/" in message.body
+    assert "List-Unsubscribe" in message.extra_headers
+
+
+def test_no_reminder_before_the_players_delay_and_at_most_one_per_turn(running_table):
+    seat = _waiting_seat(running_table)
+    assert seat.user.reminder_delay == 60
+    sweeps.sweep_reminders(timezone.now() + dt.timedelta(minutes=30))
+    assert mail.outbox == []
+    sweeps.sweep_reminders(timezone.now() + 2 * HOUR)
+    sweeps.sweep_reminders(timezone.now() + 3 * HOUR)
+    assert len(mail.outbox) == 1
+    assert Reminder.objects.filter(seat=seat, kind="turn").count() == 1
+
+
+def test_each_new_turn_gets_its_own_reminder(running_table):
+    first = _waiting_seat(running_table)
+    sweeps.sweep_reminders(timezone.now() + 2 * HOUR)
+    _move(running_table)
+    _move(running_table)  # back to the same player, a new turn
+    sweeps.sweep_reminders(timezone.now() + 2 * HOUR)
+    to_first = [m for m in mail.outbox if m.to == [first.user.email]]
+    assert len(to_first) == 2
+
+
+def test_reminder_settings_immediately_and_off(running_table):
+    seat = _waiting_seat(running_table)
+    other = running_table.seats.exclude(pk=seat.pk).get()
+    for user, delay in [(seat.user, 0), (other.user, REMINDERS_OFF)]:
+        user.reminder_delay = delay
+        user.save()
+    _move(running_table)
+    _move(running_table)
+    sweeps.sweep_reminders(timezone.now() + dt.timedelta(seconds=1))
+    assert [m.to for m in mail.outbox] == [[seat.user.email]]
+    sweeps.sweep_reminders(timezone.now() + 5 * 24 * HOUR)
+    assert all(m.to != [other.user.email] for m in mail.outbox)
+
+
+def test_no_email_while_the_player_has_the_table_open(running_table):
+    seat = _waiting_seat(running_table)
+    client_for(seat.user).get(reverse("table_detail", args=[running_table.pk]))
+    seat.refresh_from_db()
+    assert seat.seen_at is not None
+    sweeps.sweep_reminders(seat.seen_at + dt.timedelta(seconds=30))
+    Seat.objects.filter(pk=seat.pk).update(reminder_due_at=seat.seen_at)
+    sweeps.sweep_reminders(seat.seen_at + dt.timedelta(seconds=30))
+    assert mail.outbox == []
+    seat.refresh_from_db()
+    assert seat.reminder_due_at is not None  # postponed, not dropped
+    sweeps.sweep_reminders(seat.seen_at + 2 * HOUR)
+    assert len(mail.outbox) == 1
+
+
+def test_quiet_hours_in_the_players_time_zone_postpone_the_email(running_table):
+    seat = _waiting_seat(running_table)
+    user = seat.user
+    user.time_zone = "Asia/Tokyo"
+    user.quiet_hours_start = dt.time(22, 0)
+    user.quiet_hours_end = dt.time(7, 0)
+    user.save()
+    tokyo = user.zone
+    night = dt.datetime(2030, 1, 10, 23, 30, tzinfo=tokyo)
+    Seat.objects.filter(pk=seat.pk).update(reminder_due_at=night - HOUR, warn_at=None)
+    sweeps.sweep_reminders(night)
+    assert mail.outbox == []
+    seat.refresh_from_db()
+    assert seat.reminder_due_at == dt.datetime(2030, 1, 11, 7, 0, tzinfo=tokyo)
+    sweeps.sweep_reminders(dt.datetime(2030, 1, 11, 7, 1, tzinfo=tokyo))
+    assert len(mail.outbox) == 1
+
+
+def test_a_warning_when_a_fifth_of_the_time_is_left(running_table):
+    seat = _waiting_seat(running_table)
+    assert seat.warn_at == seat.deadline - dt.timedelta(seconds=running_table.seconds_per_move / 5)
+    sweeps.sweep_reminders(seat.warn_at + dt.timedelta(minutes=1))
+    subjects = [m.subject for m in mail.outbox]
+    assert subjects == ["Time is nearly up in one of your games"]
+    assert "time is nearly up" in mail.outbox[0].body
+    sweeps.sweep_reminders(seat.warn_at + dt.timedelta(minutes=2))
+    assert len(mail.outbox) == 1
+
+
+def test_a_reminder_for_a_turn_already_played_is_not_sent(running_table):
+    seat = _waiting_seat(running_table)
+    later = timezone.now() + 2 * HOUR
+    sweeps._queue(Reminder.Kind.TURN, "reminder_due_at", later)
+    _move(running_table)
+    sweeps.sweep_reminders(later)
+    assert all(m.to != [seat.user.email] for m in mail.outbox)
+    assert Reminder.objects.get(seat=seat).sent_at is not None
+
+
+def test_a_worker_dying_while_sending_loses_nothing(running_table, monkeypatch):
+    later = timezone.now() + 2 * HOUR
+
+    def crash(*args, **kwargs):
+        raise ConnectionError("SMTP went away")
+
+    monkeypatch.setattr("games.notifications.EmailMultiAlternatives.send", crash)
+    with pytest.raises(ConnectionError):
+        sweeps.sweep_reminders(later)
+    assert Reminder.objects.filter(sent_at__isnull=True).count() == 1
+    monkeypatch.undo()
+    sweeps.sweep_reminders(later)
+    assert len(mail.outbox) == 1
+    sweeps.sweep_reminders(later)
+    assert len(mail.outbox) == 1
+
+
+def test_the_unsubscribe_link_turns_reminders_off_without_signing_in(running_table):
+    seat = _waiting_seat(running_table)
+    sweeps.sweep_reminders(timezone.now() + 2 * HOUR)
+    link = next(line for line in mail.outbox[0].body.splitlines() if "/unsubscribe/" in line)
+    path = "/" + link.split("://", 1)[1].split("/", 1)[1].strip()
+    response = Client().get(path)
+    assert response.status_code == 200
+    assert b"Reminders are off" in response.content
+    seat.user.refresh_from_db()
+    assert seat.user.reminder_delay == REMINDERS_OFF
+    assert Client().get("/unsubscribe/forged-token/").status_code == 400
+
+
+def test_the_settings_page_saves_reminder_choices_and_refuses_half_quiet_hours(alice):
+    client = client_for(alice)
+    page = client.get(reverse("play_settings"))
+    assert b"quiet hours" in page.content.lower()
+    bad = client.post(
+        reverse("play_settings"), {"reminder_delay": 240, "quiet_hours_start": "22:00"}
+    )
+    assert bad.status_code == 400
+    ok = client.post(
+        reverse("play_settings"),
+        {"reminder_delay": 240, "quiet_hours_start": "22:00", "quiet_hours_end": "07:00"},
+    )
+    assert ok.status_code == 302
+    alice.refresh_from_db()
+    assert (alice.reminder_delay, alice.quiet_hours_end) == (240, dt.time(7, 0))
+
+
+def test_changing_the_delay_reschedules_a_waiting_turn(running_table):
+    seat = _waiting_seat(running_table)
+    client_for(seat.user).post(reverse("play_settings"), {"reminder_delay": 720})
+    seat.refresh_from_db()
+    assert seat.reminder_due_at == seat.waiting_since + dt.timedelta(hours=12)
+
+
+def test_sweeps_select_only_due_seats_with_a_fixed_number_of_queries(
+    running_table, django_assert_max_num_queries
+):
+    for _ in range(20):
+        _new_game(UserFactory(), UserFactory())
+    # Two passes (turns, warnings), each a savepoint, one indexed select and a release;
+    # then one look for unsent reminders. Nothing is due, whatever the number of tables.
+    with django_assert_max_num_queries(7):
+        sweeps.sweep_reminders(timezone.now())
