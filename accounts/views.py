@@ -5,6 +5,7 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 
 from accounts.forms import ProfileForm
+from games.vacations import current_vacation, vacation_days_left
 
 
 @login_required
@@ -15,4 +16,9 @@ def profile_edit(request: HttpRequest) -> HttpResponse:
         messages.success(request, _("Your profile is saved."))
         return redirect("profile_edit")
     status = 400 if request.method == "POST" else 200
-    return render(request, "accounts/profile_edit.html", {"form": form}, status=status)
+    context = {
+        "form": form,
+        "vacation_days_left": vacation_days_left(request.user),
+        "vacation": current_vacation(request.user),
+    }
+    return render(request, "accounts/profile_edit.html", context, status=status)

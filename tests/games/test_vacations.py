@@ -110,3 +110,10 @@ def test_the_table_shows_a_paused_clock(running_table):
     vacations.vacation_start(user=seat.user, days=2)
     page = client_for(seat.user).get(reverse("table_detail", args=[running_table.pk]))
     assert b"on vacation" in page.content
+
+
+def test_the_profile_shows_the_vacation_days_left(alice):
+    vacations.vacation_start(user=alice, days=5)
+    page = client_for(alice).get(reverse("profile_edit")).content
+    assert b"25 vacation days left this year" in page
+    assert b"On vacation until" in page
