@@ -14,7 +14,7 @@ MAX_ACTION_BYTES = 2000
 
 class TableCreateForm(forms.Form):
     game = forms.ChoiceField(label=_("Game"), choices=())
-    num_seats = forms.TypedChoiceField(label=_("Players"), coerce=int, choices=())
+    num_seats = forms.TypedChoiceField(label=_("Players"), coerce=int, choices=(), initial=2)
     seconds_per_move = forms.TypedChoiceField(
         label=_("Time per move"),
         coerce=int,
