@@ -29,7 +29,7 @@ def choose_for_seat(rules: Rules, state: Any, position: int, level: str, seed: s
     legal = view["legal_actions"]
     rng = random.Random(seed)
     try:
-        action = get_bot(level).choose(view, list(legal), rng)
+        action = get_bot(level, rules.slug).choose(view, list(legal), rng)
     except Exception:
         logger.exception("bot %s failed; playing a random legal move", level)
         action = None

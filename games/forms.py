@@ -42,3 +42,25 @@ class ActionForm(forms.Form):
             return json.loads(self.cleaned_data["action"])
         except ValueError:
             raise forms.ValidationError(_("That move could not be read.")) from None
+
+
+BOT_LEVEL_CHOICES = [
+    ("easy", _("easy")),
+    ("medium", _("medium")),
+    ("hard", _("hard")),
+]
+
+
+class BotTableForm(forms.Form):
+    game = forms.ChoiceField(choices=())
+    num_seats = forms.IntegerField(min_value=1, max_value=6)
+    level = forms.ChoiceField(label=_("Bots"), choices=BOT_LEVEL_CHOICES, initial="medium")
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["game"].choices = [(rules.slug, rules.name) for rules in playable_games()]
+
+
+def bot_table_seats(rules: Any) -> int:
+    """How many seats a table against bots has: the fewest that make a game with bots."""
+    return max(2, rules.min_players)

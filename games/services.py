@@ -18,6 +18,7 @@ from django.utils.translation import gettext as _
 
 from accounts.models import User, Vacation
 from games import clocks, live
+from games.bots import BOT_LEVELS
 from games.catalog import playable_rules
 from games.errors import Conflict, Forbidden, GameError, NotFound
 from games.models import Move, Seat, Table
@@ -90,6 +91,42 @@ def table_join(*, table_id: int, user: User) -> Table:
         _start(table)
     else:
         _bump(table)
+    return table
+
+
+@transaction.atomic
+def table_seat_bot(*, table_id: int, user: User, level: str) -> Table:
+    """The creator fills the first free seat with a bot; the game starts when the table is full."""
+    if level not in BOT_LEVELS:
+        raise GameError(_("Choose one of the offered bot levels."))
+    table = locked_table(table_id)
+    if table.created_by_id != user.pk:
+        raise Forbidden(_("Only the player who opened this table can invite bots."))
+    if not table.is_open:
+        raise Conflict(_("This table is no longer taking players."))
+    taken = set(table.seats.values_list("position", flat=True))
+    free = [pos for pos in range(table.num_seats) if pos not in taken]
+    if not free:
+        raise Conflict(_("This table is full."))
+    Seat.objects.create(table=table, position=free[0], bot_level=level)
+    if len(free) == 1:
+        _start(table)
+    else:
+        _bump(table)
+    return table
+
+
+@transaction.atomic
+def table_create_against_bots(
+    *, user: User, game: str, num_seats: int, level: str, seconds_per_move: int
+) -> Table:
+    """Opens a table and fills every other seat with bots: the game starts at once."""
+    table = table_create(
+        user=user, game=game, num_seats=num_seats, seconds_per_move=seconds_per_move
+    )
+    for _seat in range(num_seats - 1):
+        table_seat_bot(table_id=table.pk, user=user, level=level)
+    table.refresh_from_db()
     return table
 
 

@@ -20,8 +20,15 @@ from django_htmx.http import HttpResponseClientRedirect
 from games import selectors, services
 from games.catalog import board_template, playable_games
 from games.errors import GameError
-from games.forms import ActionForm, TableCreateForm
+from games.forms import (
+    BOT_LEVEL_CHOICES,
+    ActionForm,
+    BotTableForm,
+    TableCreateForm,
+    bot_table_seats,
+)
 from games.models import Seat, Table
+from games.time_controls import DEFAULT_TIME_PER_MOVE
 
 PRESENCE_REFRESH = dt.timedelta(seconds=20)
 
@@ -33,8 +40,11 @@ def lobby(request: HttpRequest) -> HttpResponse:
 def _lobby_context(request: HttpRequest, form: TableCreateForm) -> dict:
     return {
         "lobby": selectors.lobby_for(request.user),
-        "games": playable_games(),
+        "games": [
+            {"rules": rules, "bot_seats": bot_table_seats(rules)} for rules in playable_games()
+        ],
         "create_form": form,
+        "bot_levels": BOT_LEVEL_CHOICES,
     }
 
 
@@ -76,6 +86,36 @@ def _table_action(request: HttpRequest, table_id: int, service) -> HttpResponse:
 @require_POST
 def table_join(request: HttpRequest, table_id: int) -> HttpResponse:
     return _table_action(request, table_id, services.table_join)
+
+
+@login_required
+@require_POST
+def table_seat_bot(request: HttpRequest, table_id: int) -> HttpResponse:
+    level = request.POST.get("level", "medium")
+    return _table_action(request, table_id, lambda **kw: services.table_seat_bot(level=level, **kw))
+
+
+@login_required
+@require_POST
+def play_against_bots(request: HttpRequest) -> HttpResponse:
+    """One click from the lobby: a table of this game with bots in every other seat."""
+    form = BotTableForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, _("Please choose a game and a bot level."))
+        return redirect("lobby")
+    try:
+        table = services.table_create_against_bots(
+            user=request.user, seconds_per_move=DEFAULT_TIME_PER_MOVE, **form.cleaned_data
+        )
+    except GameError as exc:
+        messages.error(request, exc.message)
+        return render(
+            request,
+            "games/lobby.html",
+            _lobby_context(request, TableCreateForm()),
+            status=exc.status,
+        )
+    return redirect("table_detail", table_id=table.pk)
 
 
 @login_required

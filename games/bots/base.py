@@ -1,4 +1,4 @@
-"""The bot interface and the registry of bot levels."""
+"""The bot interface and the registry of bots by game and level."""
 
 from __future__ import annotations
 
@@ -25,9 +25,18 @@ class RandomBot:
         return rng.choice(legal_actions)
 
 
-_LEVELS: dict[str, Bot] = {"random": RandomBot()}
+BOT_LEVELS = ("easy", "medium", "hard")
 
 
-def get_bot(level: str) -> Bot:
-    """The bot for ``level``; unknown levels play randomly rather than stall a game."""
-    return _LEVELS.get(level, _LEVELS["random"])
+def _game_bots() -> dict[str, Bot]:
+    from games.bots.gnav import GnavBot
+
+    return {"gnav": GnavBot()}
+
+
+def get_bot(level: str, game: str | None = None) -> Bot:
+    """The bot for ``game`` at ``level``: "random" plays at random; the other levels play
+    the game's own bot where it has one. Unknown names never stall a game: they play."""
+    if level == "random":
+        return RandomBot()
+    return _game_bots().get(game or "", RandomBot())

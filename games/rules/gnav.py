@@ -174,7 +174,13 @@ class Gnav(Rules):
             ranks=ranks_from_scores([(score,) for score in scores]),
             scores=[float(score) for score in scores],
             reason="last_survivor" if winner is not None else "draw",
-            details={"winner": winner, "deals": state.deal, "breakdown": breakdown},
+            # Scores count the seats outlasted: a ranking, not points to show.
+            details={
+                "winner": winner,
+                "deals": state.deal,
+                "breakdown": breakdown,
+                "scored": False,
+            },
         )
 
     def to_json(self, state: GnavState) -> dict[str, Any]:

@@ -1,0 +1,81 @@
+"""Bots in seats: added by the table's creator, or every other seat in one click."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from django.urls import reverse
+
+from games import services
+from games.errors import Conflict, Forbidden, GameError
+from games.models import Move, Table
+from games.rules import get_rules
+from tests.conftest import client_for
+
+pytestmark = pytest.mark.django_db
+
+
+def test_the_creator_fills_a_seat_with_a_bot_and_the_game_starts(alice, bob):
+    table = services.table_create(
+        user=alice, game="district-noir", num_seats=2, seconds_per_move=86400
+    )
+    with pytest.raises(Forbidden):
+        services.table_seat_bot(table_id=table.pk, user=bob, level="easy")
+    with pytest.raises(GameError):
+        services.table_seat_bot(table_id=table.pk, user=alice, level="genius")
+    response = client_for(alice).post(reverse("table_seat_bot", args=[table.pk]), {"level": "hard"})
+    assert response.status_code == 302
+    table.refresh_from_db()
+    assert table.status == Table.Status.RUNNING
+    bot = table.seats.get(position=1)
+    assert (bot.user, bot.bot_level) == (None, "hard")
+    with pytest.raises(Conflict):
+        services.table_seat_bot(table_id=table.pk, user=alice, level="easy")
+
+
+def _play_human_until_the_end(table: Table, capture, rng: random.Random) -> Table:
+    rules = get_rules(table.game)
+    human = table.seats.get(position=0)
+    for _ in range(2000):
+        table.refresh_from_db()
+        if not table.is_running:
+            return table
+        state = rules.from_json(table.state)
+        assert rules.waiting_seats(state) == [0], "the bots should have played already"
+        action = rng.choice(rules.legal_actions(state, 0))
+        with capture(execute=True):
+            services.move_play(table_id=table.pk, user=human.user, action=action, version=None)
+    raise AssertionError("the game did not end")
+
+
+def test_play_gnav_against_three_bots_in_one_click(alice, django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client_for(alice).post(
+            reverse("play_against_bots"), {"game": "gnav", "num_seats": 4, "level": "medium"}
+        )
+    table = Table.objects.get()
+    assert response.status_code == 302 and response.url == reverse("table_detail", args=[table.pk])
+    assert table.status == Table.Status.RUNNING
+    assert [s.bot_level for s in table.seats.all()] == ["", "medium", "medium", "medium"]
+    table = _play_human_until_the_end(table, django_capture_on_commit_callbacks, random.Random(2))
+    assert table.status == Table.Status.FINISHED
+    assert Move.objects.filter(table=table, by=Move.By.BOT).exists()
+    rules = get_rules("gnav")
+    assert rules.to_json(services.replay_state(table)) == table.state
+    assert table.seats.get(position=0).rank is not None
+
+
+def test_the_lobby_offers_each_game_against_bots(alice):
+    page = client_for(alice).get(reverse("lobby")).content.decode()
+    assert reverse("play_against_bots") in page
+    assert "Play against 1 bot" in page
+
+
+def test_a_bad_bot_table_request_is_refused_with_a_message(alice):
+    response = client_for(alice).post(
+        reverse("play_against_bots"), {"game": "district-noir", "num_seats": 5, "level": "easy"}
+    )
+    assert response.status_code == 400
+    assert b"cannot be played with that many players" in response.content
+    assert not Table.objects.exists()
