@@ -13,6 +13,8 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 LIVE_LIMIT_SECONDS = 3600
+# Bots are told apart at a table by a name of their own, one per seat.
+BOT_NAMES = ("Ada", "Björn", "Cleo", "Dag", "Eir", "Finn")
 
 
 def new_invite_code() -> str:
@@ -152,7 +154,8 @@ class Seat(models.Model):
                 return _("%(name)s (bot)") % {"name": self.user.public_name}
             return self.user.public_name
         if self.bot_level:
-            return _("Bot (%(level)s)") % {"level": self.bot_level}
+            name = BOT_NAMES[self.position % len(BOT_NAMES)]
+            return _("%(name)s (bot)") % {"name": name}
         return _("empty seat")
 
 
