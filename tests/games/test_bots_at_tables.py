@@ -79,3 +79,35 @@ def test_a_bad_bot_table_request_is_refused_with_a_message(alice):
     assert response.status_code == 400
     assert b"cannot be played with that many players" in response.content
     assert not Table.objects.exists()
+
+
+def test_a_bot_receives_its_seats_view_and_nothing_else(alice, monkeypatch):
+    from games import bot_turns
+    from games.bots import RandomBot
+
+    received = []
+
+    class RecordingBot(RandomBot):
+        def choose(self, view, legal_actions, rng):
+            received.append((view, legal_actions))
+            return super().choose(view, legal_actions, rng)
+
+    monkeypatch.setattr(bot_turns, "get_bot", lambda level, game=None: RecordingBot())
+    table = services.table_create_against_bots(
+        user=alice, game="gnav", num_seats=4, level="medium", seconds_per_move=86400
+    )
+    rules = get_rules("gnav")
+    for _ in range(40):
+        table.refresh_from_db()
+        if not table.is_running:
+            break
+        state = rules.from_json(table.state)
+        seat = table.seats.get(is_waiting=True)
+        if seat.position == 0:
+            services.move_play(table_id=table.pk, user=alice, action={"type": "keep"}, version=None)
+            continue
+        bot_turns.bot_play_turn(table_id=table.pk, version=table.version)
+        view, legal = received[-1]
+        assert view == rules.view(state, seat.position)
+        assert legal == rules.legal_actions(state, seat.position)
+    assert len(received) > 5

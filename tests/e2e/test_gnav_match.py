@@ -1,0 +1,59 @@
+"""A person plays a whole Gnav match against three bots, in a real browser."""
+
+from __future__ import annotations
+
+import random
+import time
+
+import pytest
+from django.db import connection
+from playwright.sync_api import expect
+
+from games.models import Move, Table
+from tests.factories import UserFactory
+
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+
+MATCH_TIMEOUT_S = 240
+
+
+@pytest.fixture
+def bots_in_the_background(settings) -> None:
+    # On PostgreSQL bots move on a background thread, as on the embedded default; the
+    # in-memory SQLite test database cannot be shared with one, so there they move inline.
+    settings.TASKS_MODE = "thread" if connection.vendor == "postgresql" else "inline"
+    settings.BOT_MOVE_DELAY_SECONDS = 0.05
+
+
+def test_a_human_plays_a_match_against_three_bots_to_its_end(
+    live_server, browser, fast_polling, bots_in_the_background
+):
+    UserFactory(username="sigrid")
+    page = browser.new_context(viewport={"width": 1000, "height": 900}).new_page()
+    page.goto(f"{live_server.url}/accounts/login/")
+    page.fill("input[name=login]", "sigrid")
+    page.fill("input[name=password]", "correct horse battery staple")
+    page.click("form button[type=submit]")
+    page.locator(".game-card", has_text="Gnav").get_by_role("button").click()
+    expect(page.locator("#board")).to_be_visible()
+
+    rng = random.Random(11)
+    deadline = time.monotonic() + MATCH_TIMEOUT_S
+    decisions = 0
+    while not page.locator(".result").count():
+        assert time.monotonic() < deadline, "the match did not finish in time"
+        buttons = page.locator("#board-form button[name=action]:not([disabled])")
+        if buttons.count():
+            version = page.locator("#board").get_attribute("data-version")
+            buttons.nth(rng.randrange(buttons.count())).click()
+            expect(page.locator("#board")).not_to_have_attribute("data-version", version or "")
+            decisions += 1
+        else:
+            page.wait_for_timeout(100)
+
+    table = Table.objects.get()
+    assert table.status == Table.Status.FINISHED
+    assert decisions > 0
+    assert Move.objects.filter(table=table, by=Move.By.BOT).count() > 0
+    expect(page.locator(".result")).to_be_visible()
+    assert page.locator(".log li").count() > 10
