@@ -21,6 +21,12 @@ class TableCreateForm(forms.Form):
         choices=TIME_PER_MOVE_CHOICES,
         initial=DEFAULT_TIME_PER_MOVE,
     )
+    rated = forms.BooleanField(
+        label=_("Rated"),
+        required=False,
+        initial=True,
+        help_text=_("Rated games count for the leaderboard; friendly ones do not."),
+    )
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

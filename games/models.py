@@ -33,6 +33,9 @@ class Table(models.Model):
     num_seats = models.PositiveSmallIntegerField(_("seats"))
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.OPEN)
     seconds_per_move = models.PositiveIntegerField(_("time per move"))
+    rated = models.BooleanField(
+        _("rated"), default=True, help_text=_("A rated game moves the players' ratings.")
+    )
     max_timeouts = models.PositiveSmallIntegerField(
         _("timeouts before a bot takes over"), default=3
     )

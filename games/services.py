@@ -47,6 +47,7 @@ def table_create(
     num_seats: int,
     seconds_per_move: int,
     options: dict[str, Any] | None = None,
+    rated: bool = True,
 ) -> Table:
     """Opens a table and seats its creator at the first seat."""
     rules = playable_rules(game)
@@ -62,6 +63,7 @@ def table_create(
         seconds_per_move=seconds_per_move,
         options={**rules.default_options, **(options or {})},
         created_by=user,
+        rated=rated,
     )
     Seat.objects.create(table=table, position=0, user=user)
     if num_seats == 1:
@@ -122,7 +124,7 @@ def table_create_against_bots(
 ) -> Table:
     """Opens a table and fills every other seat with bots: the game starts at once."""
     table = table_create(
-        user=user, game=game, num_seats=num_seats, seconds_per_move=seconds_per_move
+        user=user, game=game, num_seats=num_seats, seconds_per_move=seconds_per_move, rated=False
     )
     for _seat in range(num_seats - 1):
         table_seat_bot(table_id=table.pk, user=user, level=level)
