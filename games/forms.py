@@ -7,14 +7,16 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from games.catalog import playable_games
+from games.rules import Rules
 from games.time_controls import DEFAULT_TIME_PER_MOVE, TIME_PER_MOVE_CHOICES
 
 MAX_ACTION_BYTES = 2000
 
 
 class TableCreateForm(forms.Form):
-    game = forms.ChoiceField(label=_("Game"), choices=())
-    num_seats = forms.TypedChoiceField(label=_("Players"), coerce=int, choices=(), initial=2)
+    """Opens a table of one game: its seat range, a time per move, rated or not, its options."""
+
+    num_seats = forms.TypedChoiceField(label=_("Players"), coerce=int, choices=())
     seconds_per_move = forms.TypedChoiceField(
         label=_("Time per move"),
         coerce=int,
@@ -28,13 +30,43 @@ class TableCreateForm(forms.Form):
         help_text=_("Rated games count for the leaderboard; friendly ones do not."),
     )
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, rules: Rules, **kwargs: Any) -> None:
+        kwargs.setdefault("prefix", rules.slug)
         super().__init__(*args, **kwargs)
-        games = playable_games()
-        self.fields["game"].choices = [(rules.slug, rules.name) for rules in games]
-        low = min(rules.min_players for rules in games)
-        high = max(rules.max_players for rules in games)
-        self.fields["num_seats"].choices = [(n, str(n)) for n in range(low, high + 1)]
+        self.rules = rules
+        seats = range(rules.min_players, rules.max_players + 1)
+        self.fields["num_seats"].choices = [(n, str(n)) for n in seats]
+        self.fields["num_seats"].initial = max(2, rules.min_players)
+        for name, default in rules.default_options.items():
+            label = _(rules.option_labels.get(name, name))
+            choices = rules.option_choices.get(name)
+            if choices:
+                self.fields[f"option_{name}"] = forms.TypedChoiceField(
+                    label=label,
+                    coerce=type(default),
+                    choices=[(value, _(text)) for value, text in choices],
+                    initial=default,
+                )
+            elif isinstance(default, bool):
+                self.fields[f"option_{name}"] = forms.BooleanField(
+                    label=label, required=False, initial=default
+                )
+
+    def table_arguments(self) -> dict[str, Any]:
+        """The cleaned form as keyword arguments for ``services.table_create``."""
+        data = self.cleaned_data
+        options = {
+            name: data[f"option_{name}"]
+            for name in self.rules.default_options
+            if f"option_{name}" in data
+        }
+        return {
+            "game": self.rules.slug,
+            "num_seats": data["num_seats"],
+            "seconds_per_move": data["seconds_per_move"],
+            "rated": data["rated"],
+            "options": options,
+        }
 
 
 class ActionForm(forms.Form):

@@ -17,7 +17,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.models import User, Vacation
-from games import clocks, live
+from games import clocks, live, ratings
 from games.bots import BOT_LEVELS
 from games.catalog import playable_rules
 from games.errors import Conflict, Forbidden, GameError, NotFound
@@ -57,11 +57,16 @@ def table_create(
         raise GameError(_("This game cannot be played with that many players."))
     if seconds_per_move not in dict(TIME_PER_MOVE_CHOICES):
         raise GameError(_("Choose one of the offered times per move."))
+    options = {**rules.default_options, **(options or {})}
+    try:
+        rules.setup(num_seats, 0, options)  # refuses unknown or impossible options now, not later
+    except (ValueError, TypeError, KeyError):
+        raise GameError(_("Those table options are not valid for this game.")) from None
     table = Table.objects.create(
         game=game,
         num_seats=num_seats,
         seconds_per_move=seconds_per_move,
-        options={**rules.default_options, **(options or {})},
+        options=options,
         created_by=user,
         rated=rated,
     )
@@ -203,6 +208,8 @@ def store_state(table: Table, rules: Rules, state: Any, mover: int | None = None
         table.finished_at = now
         table.outcome = _with_forfeits(outcome.to_json(), seats)
         fields += ["finished_at", "outcome"]
+        if ratings.counts_for_ratings(table, seats):
+            ratings.ratings_settle(table=table, seats=seats)
     table.save(update_fields=fields)
 
     def starts_turn(seat: Seat) -> bool:

@@ -18,7 +18,7 @@ from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
 from games import selectors, services
-from games.catalog import board_template, playable_games
+from games.catalog import board_template, playable_games, playable_rules
 from games.errors import GameError
 from games.forms import (
     BOT_LEVEL_CHOICES,
@@ -34,16 +34,17 @@ PRESENCE_REFRESH = dt.timedelta(seconds=20)
 
 
 def lobby(request: HttpRequest) -> HttpResponse:
-    return render(request, "games/lobby.html", _lobby_context(request, TableCreateForm()))
+    return render(request, "games/lobby.html", _lobby_context(request))
 
 
-def _lobby_context(request: HttpRequest, form: TableCreateForm) -> dict:
+def _lobby_context(request: HttpRequest, bound: TableCreateForm | None = None) -> dict:
+    games = []
+    for rules in playable_games():
+        form = bound if bound is not None and bound.rules is rules else TableCreateForm(rules=rules)
+        games.append({"rules": rules, "form": form, "bot_seats": bot_table_seats(rules)})
     return {
         "lobby": selectors.lobby_for(request.user),
-        "games": [
-            {"rules": rules, "bot_seats": bot_table_seats(rules)} for rules in playable_games()
-        ],
-        "create_form": form,
+        "games": games,
         "bot_levels": BOT_LEVEL_CHOICES,
     }
 
@@ -51,20 +52,19 @@ def _lobby_context(request: HttpRequest, form: TableCreateForm) -> dict:
 @login_required
 @require_POST
 def table_create(request: HttpRequest) -> HttpResponse:
-    form = TableCreateForm(request.POST)
+    rules = playable_rules(request.POST.get("game", ""))
+    if rules is None:
+        messages.error(request, _("There is no such game."))
+        return render(request, "games/lobby.html", _lobby_context(request), status=400)
+    form = TableCreateForm(request.POST, rules=rules)
     if not form.is_valid():
-        messages.error(request, _("Please choose a game, a number of players and a time."))
-        return redirect("lobby")
+        messages.error(request, _("Please choose a number of players and a time per move."))
+        return render(request, "games/lobby.html", _lobby_context(request, form), status=400)
     try:
-        table = services.table_create(user=request.user, **form.cleaned_data)
+        table = services.table_create(user=request.user, **form.table_arguments())
     except GameError as exc:
         messages.error(request, exc.message)
-        return render(
-            request,
-            "games/lobby.html",
-            _lobby_context(request, form),
-            status=exc.status,
-        )
+        return render(request, "games/lobby.html", _lobby_context(request, form), status=exc.status)
     return redirect("table_detail", table_id=table.pk)
 
 
@@ -109,12 +109,7 @@ def play_against_bots(request: HttpRequest) -> HttpResponse:
         )
     except GameError as exc:
         messages.error(request, exc.message)
-        return render(
-            request,
-            "games/lobby.html",
-            _lobby_context(request, TableCreateForm()),
-            status=exc.status,
-        )
+        return render(request, "games/lobby.html", _lobby_context(request), status=exc.status)
     return redirect("table_detail", table_id=table.pk)
 
 

@@ -89,6 +89,10 @@ class Rules(ABC):
     max_players: int
     #: Option names this game accepts at ``setup`` with their defaults.
     default_options: dict[str, Any] = {}
+    #: A label (``gettext_noop``) for each option, for the table-creation form.
+    option_labels: dict[str, str] = {}
+    #: For an option that is not a yes/no choice: its values with their labels.
+    option_choices: dict[str, list[tuple[Any, str]]] = {}
 
     @abstractmethod
     def setup(self, num_players: int, seed: int, options: dict[str, Any] | None = None) -> State:

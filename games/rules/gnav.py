@@ -56,6 +56,7 @@ class Gnav(Rules):
     min_players = NUM_SEATS
     max_players = NUM_SEATS
     default_options = {"cat_undoes_trades": True}
+    option_labels = {"cat_undoes_trades": gettext_noop("A Cat undoes every trade of the deal")}
 
     def setup(
         self, num_players: int, seed: int, options: dict[str, Any] | None = None

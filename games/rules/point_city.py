@@ -87,6 +87,14 @@ class PointCity(Rules):
     min_players = 1
     max_players = 4
     default_options = {"automa_difficulty": 1}
+    option_labels = {"automa_difficulty": gettext_noop("Automa difficulty (solo games)")}
+    option_choices = {
+        "automa_difficulty": [
+            (1, gettext_noop("easy")),
+            (2, gettext_noop("medium")),
+            (3, gettext_noop("hard")),
+        ]
+    }
 
     def __init__(self, cards: tuple[Card, ...] = CARDS) -> None:
         self.cards = cards

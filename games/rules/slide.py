@@ -78,6 +78,9 @@ class Slide(Rules):
     min_players = 2
     max_players = 6
     default_options: ClassVar[dict[str, Any]] = {ZERO_SHIFT: False}
+    option_labels: ClassVar[dict[str, str]] = {
+        ZERO_SHIFT: gettext_noop("Allow entries that shift no card")
+    }
 
     # -- setup and turn structure -------------------------------------------------
 

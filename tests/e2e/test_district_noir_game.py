@@ -49,9 +49,10 @@ def test_two_players_sign_up_meet_in_the_lobby_and_finish_a_game(
     sign_up(ben, base, "ben")
 
     anna.goto(f"{base}/")
-    anna.select_option("select[name=game]", "district-noir")
-    anna.select_option("select[name=num_seats]", "2")
-    anna.click("#new-table button[type=submit]")
+    card = anna.locator("#game-district-noir")
+    card.get_by_text("Open a table for friends").click()
+    card.locator("select[name='district-noir-num_seats']").select_option("2")
+    card.get_by_role("button", name="Open table").click()
     expect(anna.locator(".table-status")).to_contain_text("Waiting for players")
 
     ben.goto(f"{base}/")

@@ -46,7 +46,12 @@ def test_the_lobby_shows_open_tables_to_visitors_and_your_turn_to_players(runnin
 def test_signed_in_player_opens_a_table_from_the_lobby_form(alice):
     response = client_for(alice).post(
         reverse("table_create"),
-        {"game": "district-noir", "num_seats": 2, "seconds_per_move": 86400},
+        {
+            "game": "district-noir",
+            "district-noir-num_seats": 2,
+            "district-noir-seconds_per_move": 86400,
+            "district-noir-rated": "on",
+        },
     )
     table = Table.objects.get()
     assert response.status_code == 302
@@ -230,3 +235,38 @@ def test_an_instant_city_win_says_why_and_shows_no_points(running_table, alice):
     html = _show_finished(running_table, _finished_game("city"), alice)
     assert "all three City cards" in html
     assert " points" not in html
+
+
+def test_a_table_opens_with_the_games_own_options(alice):
+    response = client_for(alice).post(
+        reverse("table_create"),
+        {
+            "game": "gnav",
+            "gnav-num_seats": 4,
+            "gnav-seconds_per_move": 86400,
+            # an unticked box: the Cat does not undo trades at this table
+        },
+    )
+    assert response.status_code == 302
+    table = Table.objects.get()
+    assert table.options == {"cat_undoes_trades": False}
+    assert table.rated is False
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        {"game": "chess", "chess-num_seats": 2},
+        {"game": "gnav", "gnav-num_seats": 2, "gnav-seconds_per_move": 86400},
+        {
+            "game": "district-noir",
+            "district-noir-num_seats": 2,
+            "district-noir-seconds_per_move": 1,
+        },
+    ],
+)
+def test_a_table_that_cannot_be_opened_is_refused_with_a_message(alice, data):
+    response = client_for(alice).post(reverse("table_create"), data)
+    assert response.status_code == 400
+    assert b'class="message error"' in response.content
+    assert not Table.objects.exists()
