@@ -6,4 +6,4 @@ from accounts.models import User
 class ProfileForm(forms.ModelForm):
     class Meta:
         model = User
-        fields = ["display_name", "time_zone"]
+        fields = ["display_name", "time_zone", "language"]

@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 import zoneinfo
 
+from django.conf import settings
 from django.contrib.auth.models import AbstractUser
 from django.db import models
 from django.utils import timezone
@@ -43,6 +44,13 @@ class User(AbstractUser):
         _("quiet hours from"), null=True, blank=True, help_text=_("No e-mail between these times.")
     )
     quiet_hours_end = models.TimeField(_("quiet hours until"), null=True, blank=True)
+    language = models.CharField(
+        _("language"),
+        max_length=8,
+        choices=settings.LANGUAGES,
+        blank=True,
+        help_text=_("The site and your e-mails speak it. Empty: your browser's language."),
+    )
 
     @property
     def public_name(self) -> str:

@@ -1,8 +1,11 @@
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import redirect, render
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
 
 from accounts.forms import ProfileForm
 from games.vacations import current_vacation, vacation_days_left
@@ -22,3 +25,26 @@ def profile_edit(request: HttpRequest) -> HttpResponse:
         "vacation": current_vacation(request.user),
     }
     return render(request, "accounts/profile_edit.html", context, status=status)
+
+
+@require_POST
+def language_set(request: HttpRequest) -> HttpResponse:
+    """The header's language selector: remembered on the profile, or in a cookie for visitors."""
+    language = request.POST.get("language", "")
+    if language not in dict(settings.LANGUAGES):
+        return HttpResponseBadRequest(_("That language is not offered."))
+    if request.user.is_authenticated:
+        request.user.language = language
+        request.user.save(update_fields=["language"])
+    target = request.POST.get("next", "")
+    if not url_has_allowed_host_and_scheme(target, {request.get_host()}, request.is_secure()):
+        target = "/"
+    response = redirect(target)
+    response.set_cookie(
+        settings.LANGUAGE_COOKIE_NAME,
+        language,
+        max_age=365 * 24 * 3600,
+        samesite="Lax",
+        secure=request.is_secure(),
+    )
+    return response

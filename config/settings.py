@@ -70,6 +70,7 @@ MIDDLEWARE = [
     "django_htmx.middleware.HtmxMiddleware",
     "allauth.account.middleware.AccountMiddleware",
     "accounts.middleware.UserTimeZoneMiddleware",
+    "accounts.middleware.UserLanguageMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
