@@ -13,6 +13,11 @@ from games.rules import get_rules
 from tests.factories import UserFactory
 
 
+def pytest_collection_modifyitems(config, items) -> None:
+    """Browser tests run last: they are the slowest, and the rest report sooner."""
+    items.sort(key=lambda item: item.get_closest_marker("e2e") is not None)
+
+
 @pytest.fixture
 def make_user(db) -> Callable[..., User]:
     return UserFactory
