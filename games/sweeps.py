@@ -16,6 +16,7 @@ from django.utils import timezone
 from accounts.models import Vacation
 from games.bot_turns import seat_time_out
 from games.errors import GameError
+from games.health import record_heartbeat
 from games.models import Reminder, Seat
 from games.notifications import send_user_reminders
 
@@ -28,6 +29,7 @@ PRESENCE = dt.timedelta(seconds=90)
 
 def sweep_deadlines(now: dt.datetime | None = None) -> int:
     """Plays a bot move for every seat whose time ran out. Returns how many were played."""
+    record_heartbeat()
     now = now or timezone.now()
     due = Seat.objects.filter(is_waiting=True, deadline__lte=now).order_by("deadline")
     played = 0

@@ -4,6 +4,7 @@ from games import settings_views, views
 
 urlpatterns = [
     path("", views.lobby, name="lobby"),
+    path("health/", views.health, name="health"),
     path("tables/new/", views.table_create, name="table_create"),
     path("t/<int:table_id>/", views.table_detail, name="table_detail"),
     path("t/<int:table_id>/view.json", views.table_view_json, name="table_view_json"),

@@ -27,6 +27,7 @@ from games.forms import (
     TableCreateForm,
     bot_table_seats,
 )
+from games.health import check as health_check
 from games.models import Seat, Table
 from games.time_controls import DEFAULT_TIME_PER_MOVE
 
@@ -234,3 +235,11 @@ def table_act(request: HttpRequest, table_id: int) -> HttpResponse:
     template = "games/partials/board.html" if request.htmx else "games/table.html"
     context = board_context(page, user=request.user, request=request, error=error)
     return render(request, template, context, status=status)
+
+
+@require_GET
+def health(request: HttpRequest) -> JsonResponse:
+    """200 when the database, Redis and a worker all answer; 503 otherwise."""
+    report = health_check()
+    healthy = all(part["ok"] for part in report.values())
+    return JsonResponse({"ok": healthy, **report}, status=200 if healthy else 503)
