@@ -13,6 +13,9 @@ from games.models import Seat, Table
 
 # The "time is nearly up" warning goes out when this share of the time is left.
 WARNING_SHARE = 5
+# A bot moves within seconds; if its queued turn was lost (broker down, worker killed),
+# the deadline sweep plays it after this long at the latest.
+BOT_RESCUE = dt.timedelta(minutes=2)
 
 CLOCK_FIELDS = [
     "is_waiting",
@@ -50,7 +53,7 @@ def start_turn(seat: Seat, table: Table, now: dt.datetime, *, on_vacation: bool)
         seat.paused_remaining = _budget(table)
         seat.reminder_due_at = seat.warn_at = None
         return
-    seat.deadline = now + _budget(table)
+    seat.deadline = now + (min(_budget(table), BOT_RESCUE) if seat.is_bot else _budget(table))
     seat.paused_remaining = None
     _notices(seat, table, now)
 

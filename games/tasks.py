@@ -7,6 +7,7 @@ background thread of the web process, and the sweeps on a timer thread
 
 from __future__ import annotations
 
+import logging
 import time
 from concurrent.futures import ThreadPoolExecutor
 
@@ -16,6 +17,8 @@ from django.db import close_old_connections, transaction
 
 from games import sweeps
 from games.bot_turns import bot_play_turn
+
+logger = logging.getLogger(__name__)
 
 _embedded_pool: ThreadPoolExecutor | None = None
 
@@ -62,6 +65,9 @@ def schedule_bot_turn(table_id: int, version: int) -> None:
             bot_play_turn(table_id=table_id, version=version)
         else:
             delay = settings.BOT_MOVE_DELAY_SECONDS
-            play_bot_turn.apply_async((table_id, version), countdown=delay)
+            try:
+                play_bot_turn.apply_async((table_id, version), countdown=delay)
+            except Exception:  # the broker is down: the deadline sweep plays the bot later
+                logger.warning("could not queue a bot turn at table %s", table_id, exc_info=True)
 
     transaction.on_commit(queue)

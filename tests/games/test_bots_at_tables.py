@@ -111,3 +111,38 @@ def test_a_bot_receives_its_seats_view_and_nothing_else(alice, monkeypatch):
         assert view == rules.view(state, seat.position)
         assert legal == rules.legal_actions(state, seat.position)
     assert len(received) > 5
+
+
+def test_a_lost_bot_turn_is_rescued_by_the_deadline_sweep(
+    alice, settings, monkeypatch, django_capture_on_commit_callbacks
+):
+    """With the broker down the bot's turn cannot be queued; the move still lands, and the
+    bot's short deadline lets the next sweep play it."""
+    import datetime as dt
+
+    from django.utils import timezone
+
+    from games import sweeps, tasks
+
+    settings.TASKS_MODE = "celery"
+
+    def broker_down(*args, **kwargs):
+        raise ConnectionError("Redis is down")
+
+    monkeypatch.setattr(tasks.play_bot_turn, "apply_async", broker_down)
+    table = services.table_create(
+        user=alice, game="district-noir", num_seats=2, seconds_per_move=86400
+    )
+    services.table_seat_bot(table_id=table.pk, user=alice, level="easy")
+    table.refresh_from_db()
+    rules = get_rules("district-noir")
+    if table.seats.get(is_waiting=True).position == 0:
+        state = rules.from_json(table.state)
+        services.move_play(
+            table_id=table.pk, user=alice, action=rules.legal_actions(state, 0)[0], version=None
+        )
+    bot = table.seats.get(position=1)
+    assert bot.is_waiting
+    assert bot.deadline <= timezone.now() + dt.timedelta(minutes=2)
+    assert sweeps.sweep_deadlines(timezone.now() + dt.timedelta(minutes=3)) == 1
+    assert Move.objects.filter(table=table, position=1, by=Move.By.BOT).count() == 1
