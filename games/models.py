@@ -215,3 +215,59 @@ class Reminder(models.Model):
 
     def __str__(self) -> str:
         return f"{self.kind} reminder for {self.seat} turn {self.turn}"
+
+
+class Rating(models.Model):
+    """A player's skill at one game (openskill Plackett-Luce); ``ordinal`` is what is shown."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="ratings"
+    )
+    game = models.CharField(_("game"), max_length=32)
+    mu = models.FloatField()
+    sigma = models.FloatField()
+    # mu - 3 sigma, stored so the leaderboard orders by index.
+    ordinal = models.FloatField(_("rating"))
+    games_played = models.PositiveIntegerField(_("rated games"), default=0)
+    last_played = models.DateTimeField(_("last played"), null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["user", "game"], name="rating_unique_user_game"),
+        ]
+        indexes = [models.Index(fields=["game", "-ordinal"], name="rating_leaderboard")]
+
+    def __str__(self) -> str:
+        return f"{self.user} {self.game} {self.ordinal:.1f}"
+
+
+class RatingChange(models.Model):
+    """What one rated game did to one player's rating: the history ratings replay from."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="rating_changes")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="rating_changes"
+    )
+    game = models.CharField(max_length=32)
+    # The player's place in that game (table.outcome["ranks"], forfeits included).
+    rank = models.PositiveSmallIntegerField()
+    mu_before = models.FloatField()
+    sigma_before = models.FloatField()
+    ordinal_before = models.FloatField()
+    mu_after = models.FloatField()
+    sigma_after = models.FloatField()
+    ordinal_after = models.FloatField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["table", "user"], name="rating_change_unique"),
+        ]
+        indexes = [models.Index(fields=["user", "created_at"], name="rating_change_user")]
+
+    def __str__(self) -> str:
+        return f"{self.user} {self.table}: {self.ordinal_before:.1f} -> {self.ordinal_after:.1f}"
+
+    @property
+    def delta(self) -> float:
+        return self.ordinal_after - self.ordinal_before

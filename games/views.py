@@ -177,10 +177,27 @@ def board_context(
         "error": error,
         "poll_ms": settings.TABLE_POLL_MS,
         "invite_url": request.build_absolute_uri(invite) if request else settings.SITE_URL + invite,
+        "ranking": _ranking(page),
         "my_turn": page.position is not None
         and page.view is not None
         and page.position in page.view.get("active_seats", []),
     }
+
+
+def _ranking(page: selectors.TablePage) -> list[dict[str, Any]]:
+    """The seats by final place (forfeits included), for the end of the game."""
+    outcome = page.table.outcome
+    if not outcome:
+        return []
+    rows = [
+        {
+            "seat": seat,
+            "rank": outcome["ranks"][seat.position],
+            "score": outcome["scores"][seat.position],
+        }
+        for seat in page.seats
+    ]
+    return sorted(rows, key=lambda row: (row["rank"], row["seat"].position))
 
 
 def _touch_presence(request: HttpRequest, table_id: int) -> None:
