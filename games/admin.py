@@ -1,6 +1,6 @@
 from django.contrib import admin
 
-from games.models import Move, Reminder, Seat, Table
+from games.models import Move, Rating, RatingChange, Reminder, Seat, Table
 
 
 class SeatInline(admin.TabularInline):
@@ -62,3 +62,26 @@ class MoveAdmin(admin.ModelAdmin):
     list_display = ("table", "seq", "position", "by", "created_at")
     list_filter = ("by",)
     raw_id_fields = ("table",)
+
+
+@admin.register(Rating)
+class RatingAdmin(admin.ModelAdmin):
+    list_display = ("user", "game", "ordinal", "mu", "sigma", "games_played", "last_played")
+    list_filter = ("game",)
+    ordering = ("game", "-ordinal")
+    raw_id_fields = ("user",)
+
+
+@admin.register(RatingChange)
+class RatingChangeAdmin(admin.ModelAdmin):
+    list_display = (
+        "created_at",
+        "user",
+        "game",
+        "table",
+        "rank",
+        "ordinal_before",
+        "ordinal_after",
+    )
+    list_filter = ("game",)
+    raw_id_fields = ("user", "table")
