@@ -1,0 +1,118 @@
+"""Three people play a whole game of Slide in their browsers, by clicking, to the end."""
+
+from __future__ import annotations
+
+import random
+import time
+
+import pytest
+from playwright.sync_api import Error as PlaywrightError
+from playwright.sync_api import Page, expect
+
+from games import services
+from games.models import Table
+from games.rules import get_rules
+from tests.factories import UserFactory
+
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+
+SLIDE = get_rules("slide")
+PASSWORD = "correct horse battery staple"  # the factory's
+GAME_TIMEOUT_S = 300  # generous: on a busy machine a move can take seconds
+CLICK_MS = 10_000
+BOARD_STATE = """() => {
+  const board = document.getElementById("board"), sl = document.querySelector(".sl-board");
+  if (!board || !sl) return null;
+  const takes = sl.querySelectorAll(".sl-take").length;
+  return {
+    waiting: sl.dataset.waiting, phase: sl.dataset.phase, version: board.dataset.version,
+    cells: sl.querySelectorAll("button.sl-pickable").length, takes: takes,
+    edges: takes ? Math.round(sl.querySelectorAll(".sl-ring > .sl-arrow").length / takes) : 0,
+  };
+}"""
+
+
+def log_in(page: Page, base: str, username: str) -> None:
+    page.goto(f"{base}/accounts/login/")
+    page.fill("input[name=login]", username)
+    page.fill("input[name=password]", PASSWORD)
+    page.click("form button[type=submit]")
+    expect(page.locator(".site-header")).to_contain_text(username)
+
+
+def take_a_turn(page: Page, rng: random.Random) -> bool:
+    """Plays one move if this page's seat is waited for; True if it tried.
+
+    A poll may swap the board in the middle of this; then the click fails or
+    is refused, and the next call looks at the fresh board.
+    """
+    seen = page.evaluate(BOARD_STATE)
+    if not seen or seen["waiting"] != "1":
+        return False
+    try:
+        if seen["phase"] == "pick":
+            page.locator("button.sl-pickable").nth(
+                seen["cells"] and rng.randrange(seen["cells"])
+            ).click(timeout=CLICK_MS)
+        else:
+            # Choose the centre card, then one of its arrows: only the chosen card's show.
+            take = rng.randrange(seen["takes"])
+            if take:  # the first card is chosen already
+                page.locator(".sl-take").nth(take).click(timeout=CLICK_MS)
+            arrows = page.locator(".sl-ring > .sl-arrow:visible")
+            arrows.nth(rng.randrange(int(seen["edges"]))).click(timeout=CLICK_MS)
+        expect(page.locator("#board")).not_to_have_attribute(
+            "data-version", seen["version"], timeout=CLICK_MS
+        )
+    except (AssertionError, PlaywrightError):
+        page.reload()
+    return True
+
+
+def test_three_players_open_join_and_finish_a_game_by_clicking(live_server, browser, fast_polling):
+    base = live_server.url
+    names = ["anna", "ben", "cleo"]
+    for name in names:
+        UserFactory(username=name)
+    sizes = [(1100, 900), (390, 844), (800, 900)]
+    pages = []
+    for name, (width, height) in zip(names, sizes, strict=True):
+        page = browser.new_context(viewport={"width": width, "height": height}).new_page()
+        log_in(page, base, name)
+        pages.append(page)
+    anna, ben, cleo = pages
+
+    anna.goto(f"{base}/")
+    card = anna.locator("#game-slide")
+    card.get_by_text("Open a table for friends").click()
+    card.locator("select[name='slide-num_seats']").select_option("3")
+    card.get_by_role("button", name="Open table").click()
+    expect(anna.locator(".table-status")).to_contain_text("Waiting for players")
+    for page in (ben, cleo):
+        page.goto(f"{base}/")
+        page.locator(".table-row", has_text="anna").get_by_role("button", name="Join").click()
+    for page in pages:
+        expect(page.locator(".sl-board")).to_be_visible()  # anna's page noticed by polling
+        expect(page.locator(".sl-chosen")).to_contain_text("of 3 have chosen")
+
+    table = Table.objects.get()
+    rng = random.Random(4)
+    deadline = time.monotonic() + GAME_TIMEOUT_S
+    while not all(page.locator(".result").count() for page in pages):
+        assert time.monotonic() < deadline, "the game did not finish in time"
+        moved = [take_a_turn(page, rng) for page in pages]
+        if not any(moved):
+            anna.wait_for_timeout(60)
+
+    table.refresh_from_db()
+    assert table.status == Table.Status.FINISHED
+    assert table.moves.count() == 16 * 2 * 3
+    assert SLIDE.to_json(services.replay_state(table)) == table.state
+    breakdown = table.outcome["details"]["breakdown"]
+    for page in pages:
+        result = page.locator(".result")
+        expect(result).to_contain_text("first place")
+        expect(result).to_contain_text("The lowest total wins")
+        expect(result.locator(".sl-final")).to_have_count(3)
+        expect(result.locator(".sl-gone")).to_have_count(sum(b["cancelled"] for b in breakdown))
+        expect(page.locator("button[name=action]")).to_have_count(0)
