@@ -4,7 +4,7 @@ PY := $(VENV)/bin/python
 PIP := $(VENV)/bin/pip
 PORT ?= 8000
 
-.PHONY: run test lint format install migrate bench
+.PHONY: run test lint format install migrate bench messages
 
 $(VENV)/.installed: requirements.txt requirements-dev.txt
 	python3 -m venv $(VENV)
@@ -20,12 +20,17 @@ DEV_ENV := DJANGO_DEBUG=$${DJANGO_DEBUG:-1}
 migrate: install
 	$(DEV_ENV) $(PY) manage.py migrate --noinput
 
+## Compile the translations (locale/*/LC_MESSAGES/django.po) into the .mo files Django reads.
+messages: install
+	@command -v msgfmt >/dev/null || { echo "make messages needs GNU gettext (msgfmt): apt-get install gettext"; exit 1; }
+	DJANGO_DEBUG=1 $(PY) manage.py compilemessages --ignore=.venv
+
 ## Run the site on the embedded default: SQLite, in-process tasks, console e-mail.
-run: migrate
+run: migrate messages
 	$(DEV_ENV) $(PY) manage.py runserver $(PORT)
 
 ## Run every test (uses DATABASE_URL / REDIS_URL when set).
-test: install
+test: install messages
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	DJANGO_DEBUG=1 $(PY) manage.py makemigrations --check --dry-run
@@ -37,3 +42,15 @@ lint: install
 format: install
 	$(VENV)/bin/ruff format .
 	$(VENV)/bin/ruff check --fix .
+
+## Load test: N players play every game over HTTP against a production-style stack of its own
+## (fresh PostgreSQL database, private Redis, two daphne servers, a Celery worker), plus
+## pgbench's ceiling for a move-shaped transaction. Figures: docs/benchmarks.md ("Load").
+.PHONY: bench-load
+bench-load: install
+	$(PY) bench/load.py $(BENCH_LOAD_ARGS)
+
+## Rules speed, the bots' speed and strength (200 games per pairing; about 20 minutes on
+## 2 cores): figures in docs/benchmarks.md ("Rules and bots"), made by bench/bots.py.
+bench: install
+	$(PY) bench/bots.py $(BENCH_ARGS)

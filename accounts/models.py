@@ -7,9 +7,13 @@ import zoneinfo
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractUser
+from django.core.validators import MaxValueValidator
 from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
+
+from accounts.display import DEFAULTS as DISPLAY_DEFAULTS
+from accounts.display import HIGHEST as DISPLAY_HIGHEST
 
 TIME_ZONE_CHOICES = [(name, name) for name in sorted(zoneinfo.available_timezones())]
 
@@ -50,6 +54,22 @@ class User(AbstractUser):
         choices=settings.LANGUAGES,
         blank=True,
         help_text=_("The site and your e-mails speak it. Empty: your browser's language."),
+    )
+    # Display settings, 0 to 100 each (see accounts/display.py).
+    display_contrast = models.PositiveSmallIntegerField(
+        _("contrast"),
+        default=DISPLAY_DEFAULTS["contrast"],
+        validators=[MaxValueValidator(DISPLAY_HIGHEST)],
+    )
+    display_grain = models.PositiveSmallIntegerField(
+        _("paper grain"),
+        default=DISPLAY_DEFAULTS["grain"],
+        validators=[MaxValueValidator(DISPLAY_HIGHEST)],
+    )
+    display_warmth = models.PositiveSmallIntegerField(
+        _("colour temperature"),
+        default=DISPLAY_DEFAULTS["warmth"],
+        validators=[MaxValueValidator(DISPLAY_HIGHEST)],
     )
 
     @property

@@ -7,7 +7,9 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from accounts.forms import ProfileForm
+from accounts.display import COOKIE_NAME as DISPLAY_COOKIE
+from accounts.display import DisplaySettings
+from accounts.forms import DisplayForm, ProfileForm
 from games.vacations import current_vacation, vacation_days_left
 
 
@@ -43,6 +45,40 @@ def language_set(request: HttpRequest) -> HttpResponse:
     response.set_cookie(
         settings.LANGUAGE_COOKIE_NAME,
         language,
+        max_age=365 * 24 * 3600,
+        samesite="Lax",
+        secure=request.is_secure(),
+    )
+    return response
+
+
+@require_POST
+def display_set(request: HttpRequest) -> HttpResponse:
+    """The header's display sliders: saved on the profile, or in a cookie for visitors.
+
+    "reset" restores the defaults. The sliders' script saves in the background
+    (``X-Requested-With: fetch``) and gets a 204; a plain form post goes back to its page.
+    """
+    if request.POST.get("reset"):
+        chosen = DisplaySettings()
+    else:
+        form = DisplayForm(request.POST)
+        if not form.is_valid():
+            return HttpResponseBadRequest(_("Those display settings are not valid."))
+        chosen = DisplaySettings(**form.cleaned_data)
+    if request.user.is_authenticated:
+        chosen.save_to(request.user)
+    if request.headers.get("X-Requested-With") == "fetch":
+        response: HttpResponse = HttpResponse(status=204)
+    else:
+        target = request.POST.get("next", "")
+        if not url_has_allowed_host_and_scheme(target, {request.get_host()}, request.is_secure()):
+            target = "/"
+        response = redirect(target)
+    # Kept for signed-in players too, so the table looks the same after signing out.
+    response.set_cookie(
+        DISPLAY_COOKIE,
+        chosen.to_cookie(),
         max_age=365 * 24 * 3600,
         samesite="Lax",
         secure=request.is_secure(),

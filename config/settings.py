@@ -7,7 +7,9 @@ process, e-mail printed to the console. ``DATABASE_URL`` switches to PostgreSQL,
 
 from __future__ import annotations
 
+import datetime as dt
 import os
+import tempfile
 from pathlib import Path
 
 import dj_database_url
@@ -53,6 +55,7 @@ INSTALLED_APPS = [
     "channels",
     "allauth",
     "allauth.account",
+    "axes",
     "accounts",
     "games",
 ]
@@ -71,6 +74,8 @@ MIDDLEWARE = [
     "allauth.account.middleware.AccountMiddleware",
     "accounts.middleware.UserTimeZoneMiddleware",
     "accounts.middleware.UserLanguageMiddleware",
+    "games.middleware.DatabaseUnavailableMiddleware",
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -89,6 +94,7 @@ TEMPLATES = [
                 "django.contrib.messages.context_processors.messages",
                 "django.template.context_processors.i18n",
                 "django.template.context_processors.tz",
+                "accounts.context_processors.display_settings",
             ],
         },
     },
@@ -103,9 +109,26 @@ DATABASES = {
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Browser tests serve pages from threads with their own connections: an in-memory
-    # test database would lock; a file with a generous busy timeout waits instead.
-    DATABASES["default"].setdefault("OPTIONS", {})["timeout"] = 20
-    DATABASES["default"]["TEST"] = {"NAME": str(BASE_DIR / "test-db.sqlite3")}
+    # test database would lock; a file in WAL mode, whose writers queue for the lock
+    # at the start of a transaction, waits instead. One file per test run.
+    DATABASES["default"].setdefault("OPTIONS", {}).update(
+        timeout=20,
+        transaction_mode="IMMEDIATE",
+        init_command="PRAGMA journal_mode=WAL;",
+    )
+    DATABASES["default"]["TEST"] = {
+        "NAME": str(Path(tempfile.gettempdir()) / f"cardtables-test-{os.getpid()}.sqlite3")
+    }
+elif DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and not TESTING:
+    # Under ASGI each concurrent request runs on a thread of its own, so persistent
+    # connections pile up (one per thread) until PostgreSQL refuses more: a pool per
+    # process bounds them, and a request beyond it waits for a free connection.
+    DATABASES["default"]["CONN_MAX_AGE"] = 0
+    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+        "min_size": 1,
+        "max_size": int(os.environ.get("DB_POOL_SIZE", "8")),
+        "timeout": 20,
+    }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_USER_MODEL = "accounts.User"
@@ -116,6 +139,7 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",  # first: refuses a locked-out login
     "django.contrib.auth.backends.ModelBackend",
     "allauth.account.auth_backends.AuthenticationBackend",
 ]
@@ -127,6 +151,17 @@ ACCOUNT_SIGNUP_FIELDS = ["email*", "username*", "password1*", "password2*"]
 ACCOUNT_EMAIL_VERIFICATION = os.environ.get("ACCOUNT_EMAIL_VERIFICATION", "optional")
 ACCOUNT_LOGOUT_REDIRECT_URL = "lobby"
 ACCOUNT_DEFAULT_HTTP_PROTOCOL = "http" if DEBUG or TESTING else "https"
+
+# Repeated failed sign-ins (django-axes): 5 failures for one username from one address lock
+# that pair out for 15 minutes. Behind a proxy, the ASGI server must put the client's address
+# in REMOTE_ADDR (daphne --proxy-headers), or every player would share the proxy's.
+AXES_ENABLED = env_bool("AXES_ENABLED", not TESTING)
+AXES_FAILURE_LIMIT = 5
+AXES_COOLOFF_TIME = dt.timedelta(minutes=15)
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_USERNAME_CALLABLE = "accounts.throttle.login_name"
+AXES_LOCKOUT_TEMPLATE = "axes/lockout.html"
+AXES_RESET_ON_SUCCESS = True
 
 LANGUAGE_CODE = "en"
 LANGUAGES = [

@@ -1,6 +1,8 @@
 from django.contrib import admin
 from django.urls import include, path
 
+handler500 = "games.middleware.server_error"  # a lost database: 503 with a sentence
+
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("accounts/", include("allauth.urls")),

@@ -6,12 +6,14 @@ rendered from its own user's seat view, exactly as the page's HTTP fragment.
 
 from __future__ import annotations
 
+import zoneinfo
 from typing import Any
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
+from django.http import HttpRequest
 from django.template.loader import render_to_string
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from games import live, selectors
 from games.models import Seat, Table
@@ -59,4 +61,23 @@ class TableConsumer(AsyncWebsocketConsumer):
             return ""
         user = self.scope.get("user")
         page = selectors.table_page_for(table, user)
-        return render_to_string("games/partials/board.html", board_context(page, user=user))
+        with translation.override(self._language()), timezone.override(self._zone()):
+            return render_to_string("games/partials/board.html", board_context(page, user=user))
+
+    def _zone(self) -> zoneinfo.ZoneInfo:
+        """Clocks and deadlines in the player's own time zone, as on the HTTP page."""
+        user = self.scope.get("user")
+        if user is not None and user.is_authenticated:
+            return user.zone
+        return zoneinfo.ZoneInfo("UTC")
+
+    def _language(self) -> str:
+        """The page's language, as for HTTP: the player's choice, else the cookie or browser's."""
+        user = self.scope.get("user")
+        if user is not None and user.is_authenticated and user.language:
+            return user.language
+        request = HttpRequest()
+        request.COOKIES = self.scope.get("cookies", {})
+        accept = dict(self.scope.get("headers", [])).get(b"accept-language", b"")
+        request.META["HTTP_ACCEPT_LANGUAGE"] = accept.decode("latin-1")
+        return translation.get_language_from_request(request)

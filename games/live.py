@@ -8,6 +8,7 @@ If the channel layer is down, pages still catch up by polling.
 from __future__ import annotations
 
 import logging
+import time
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
@@ -26,13 +27,21 @@ def changed_message(table_id: int, version: int) -> dict:
     return {"type": CHANGED, "table": table_id, "version": version}
 
 
+# After a failed broadcast this process stops trying for a while: reaching a dead Redis
+# takes about a second, and no move should wait that long each time (pages poll meanwhile).
+PAUSE_AFTER_FAILURE_SECONDS = 10.0
+_paused_until = 0.0
+
+
 def broadcast_table_changed(table_id: int, version: int) -> None:
+    global _paused_until
     layer = get_channel_layer()
-    if layer is None:
+    if layer is None or time.monotonic() < _paused_until:
         return
     try:
         async_to_sync(layer.group_send)(group_name(table_id), changed_message(table_id, version))
     except Exception:  # the layer (Redis) is down: pages fall back to polling
+        _paused_until = time.monotonic() + PAUSE_AFTER_FAILURE_SECONDS
         logger.warning("could not broadcast a change of table %s", table_id, exc_info=True)
 
 

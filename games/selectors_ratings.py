@@ -5,7 +5,20 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.core.paginator import Page, Paginator
-from django.db.models import Count, Exists, IntegerField, OuterRef, Prefetch, Q, QuerySet, Subquery
+from django.db.models import (
+    BooleanField,
+    Case,
+    Count,
+    Exists,
+    IntegerField,
+    OuterRef,
+    Prefetch,
+    Q,
+    QuerySet,
+    Subquery,
+    Value,
+    When,
+)
 from django.db.models.functions import Coalesce
 
 from accounts.models import User
@@ -57,6 +70,21 @@ def leaderboard_for(
             provisional_page,
             LEADERBOARD_PAGE_SIZE,
         ),
+    )
+
+
+def leaderboard_top(rules: Rules, *, limit: int = 5) -> list[Rating]:
+    """The first ``limit`` players: established ones by rating, then provisional ones. 1 query."""
+    established = Case(
+        When(games_played__gte=PROVISIONAL_GAMES, then=Value(True)),
+        default=Value(False),
+        output_field=BooleanField(),
+    )
+    return list(
+        Rating.objects.filter(game=rules.slug)
+        .select_related("user")
+        .annotate(established=established)
+        .order_by("-established", "-ordinal", "-games_played", "user_id")[:limit]
     )
 
 

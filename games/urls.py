@@ -1,6 +1,6 @@
 from django.urls import path
 
-from games import settings_views, views, views_ratings
+from games import settings_views, views, views_games, views_ratings
 
 urlpatterns = [
     path("", views.lobby, name="lobby"),
@@ -19,6 +19,7 @@ urlpatterns = [
     path("settings/vacation/start/", settings_views.vacation_start, name="vacation_start"),
     path("settings/vacation/end/", settings_views.vacation_end, name="vacation_end"),
     path("unsubscribe/<str:token>/", settings_views.unsubscribe, name="unsubscribe"),
+    path("games/<slug:game>/", views_games.game_page, name="game_page"),
     path("games/<slug:game>/leaderboard/", views_ratings.leaderboard, name="leaderboard"),
     path("players/<str:username>/", views_ratings.player_profile, name="player_profile"),
     path("t/<int:table_id>/replay/", views_ratings.table_replay, name="table_replay"),

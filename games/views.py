@@ -29,6 +29,7 @@ from games.forms import (
 )
 from games.health import check as health_check
 from games.models import Seat, Table
+from games.rules import Rules
 from games.time_controls import DEFAULT_TIME_PER_MOVE
 
 PRESENCE_REFRESH = dt.timedelta(seconds=20)
@@ -38,11 +39,14 @@ def lobby(request: HttpRequest) -> HttpResponse:
     return render(request, "games/lobby.html", _lobby_context(request))
 
 
+def play_forms(rules: Rules, bound: TableCreateForm | None = None) -> dict[str, Any]:
+    """What "play now" shows for one game: the "open a table" form and the bot table's size."""
+    form = bound if bound is not None and bound.rules is rules else TableCreateForm(rules=rules)
+    return {"rules": rules, "form": form, "bot_seats": bot_table_seats(rules)}
+
+
 def _lobby_context(request: HttpRequest, bound: TableCreateForm | None = None) -> dict:
-    games = []
-    for rules in playable_games():
-        form = bound if bound is not None and bound.rules is rules else TableCreateForm(rules=rules)
-        games.append({"rules": rules, "form": form, "bot_seats": bot_table_seats(rules)})
+    games = [play_forms(rules, bound) for rules in playable_games()]
     return {
         "lobby": selectors.lobby_for(request.user),
         "games": games,
@@ -178,9 +182,8 @@ def board_context(
         "poll_ms": settings.TABLE_POLL_MS,
         "invite_url": request.build_absolute_uri(invite) if request else settings.SITE_URL + invite,
         "ranking": _ranking(page),
-        "my_turn": page.position is not None
-        and page.view is not None
-        and page.position in page.view.get("active_seats", []),
+        # The game waits for this seat (in a simultaneous phase: it has not chosen yet).
+        "my_turn": any(s.position == page.position and s.is_waiting for s in page.seats),
     }
 
 
@@ -245,10 +248,11 @@ def table_act(request: HttpRequest, table_id: int) -> HttpResponse:
             )
         except GameError as exc:
             error, status = exc.message, exc.status
-    table.refresh_from_db()
-    page = selectors.table_page_for(table, request.user)
     if not request.htmx and not error:
         return redirect("table_detail", table_id=table.pk)
+    # One query for every field the board reads (refreshing the pk-only row lazily cost seven).
+    table = Table.objects.get(pk=table.pk)
+    page = selectors.table_page_for(table, request.user)
     template = "games/partials/board.html" if request.htmx else "games/table.html"
     context = board_context(page, user=request.user, request=request, error=error)
     return render(request, template, context, status=status)

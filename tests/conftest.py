@@ -18,6 +18,14 @@ def pytest_collection_modifyitems(config, items) -> None:
     items.sort(key=lambda item: item.get_closest_marker("e2e") is not None)
 
 
+@pytest.fixture(autouse=True)
+def _broadcasts_not_paused(monkeypatch) -> None:
+    """A test that breaks the channel layer must not silence the broadcasts of the next."""
+    from games import live
+
+    monkeypatch.setattr(live, "_paused_until", 0.0)
+
+
 @pytest.fixture
 def make_user(db) -> Callable[..., User]:
     return UserFactory

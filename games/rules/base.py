@@ -93,6 +93,10 @@ class Rules(ABC):
     option_labels: dict[str, str] = {}
     #: For an option that is not a yes/no choice: its values with their labels.
     option_choices: dict[str, list[tuple[Any, str]]] = {}
+    #: The usual length of one game played live, in minutes: (shortest, longest).
+    duration_minutes: tuple[int, int] = (0, 0)
+    #: How hard the game is to learn and play well, from 1 (simple) to 5 (heavy).
+    complexity: int = 0
 
     @abstractmethod
     def setup(self, num_players: int, seed: int, options: dict[str, Any] | None = None) -> State:

@@ -84,6 +84,8 @@ class DistrictNoir(Rules):
     name = "District Noir"
     min_players = 2
     max_players = 2
+    duration_minutes = (5, 15)
+    complexity = 2
 
     def setup(
         self, num_players: int, seed: int, options: dict[str, Any] | None = None

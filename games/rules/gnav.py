@@ -55,6 +55,8 @@ class Gnav(Rules):
     name = "Gnav"
     min_players = NUM_SEATS
     max_players = NUM_SEATS
+    duration_minutes = (10, 20)
+    complexity = 2
     default_options = {"cat_undoes_trades": True}
     option_labels = {"cat_undoes_trades": gettext_noop("A Cat undoes every trade of the deal")}
 

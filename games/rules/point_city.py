@@ -41,7 +41,7 @@ from games.rules.point_city_cards import (
     building_json,
 )
 from games.rules.point_city_market import automa_turn, refill
-from games.rules.point_city_pay import card_kind, pay_from_json, pay_json, payments
+from games.rules.point_city_pay import card_kind, pair_payments, pay_from_json, pay_json
 from games.rules.point_city_scoring import automa_score, permanent, score
 from games.rules.point_city_state import (
     CELLS,
@@ -58,8 +58,9 @@ from games.rules.point_city_state import (
     cell_json,
     state_from_json,
     state_to_json,
+    tier_of_position,
 )
-from games.rules.point_city_view import render_view, sample
+from games.rules.point_city_view import face_index, render_view, sample
 
 NOT_ALLOWED = gettext_noop("That move is not allowed now.")
 NOT_ADJACENT = gettext_noop("Take two cards that are side by side in the market.")
@@ -86,6 +87,8 @@ class PointCity(Rules):
     name = "Point City"
     min_players = 1
     max_players = 4
+    duration_minutes = (15, 30)
+    complexity = 3
     default_options = {"automa_difficulty": 1}
     option_labels = {"automa_difficulty": gettext_noop("Automa difficulty (solo games)")}
     option_choices = {
@@ -102,6 +105,9 @@ class PointCity(Rules):
         self._kind = tuple(card_kind(card) for card in self.catalogue)
         self.buildings = tuple(building_json(card) for card in self.catalogue)
         """Building sides as JSON, by catalogue index: templates for views, never handed out."""
+        self.face_index = face_index(cards)
+        self.tiers = {n: tier_of_position(cards, n) for n in SETUP}
+        """The tier of every card id below the starting cards, by player count."""
 
     # -- setup --------------------------------------------------------------------------------
 
@@ -165,8 +171,10 @@ class PointCity(Rules):
         if not state.flipped:
             actions += [{"type": "flip", "cell": cell_json(c)} for c in self._flippable(state)]
         stock = self._stock_kinds(state)
+        perm = state.players[state.current].perm
+        cells = self._cells(state)
         for a, b in PAIRS:
-            for pay in self._payments(state, a, b, stock):
+            for pay in pair_payments(cells[a], cells[b], perm, stock):
                 actions.append(
                     {"type": "take", "cells": [cell_json(a), cell_json(b)], "pay": pay_json(pay)}
                 )
@@ -175,42 +183,37 @@ class PointCity(Rules):
         return actions or [{"type": "pass"}]
 
     def _flippable(self, state: PointCityState) -> list[int]:
-        cells = {c for line in LINES if not any(state.up[c] for c in line) for c in line}
+        up = state.up
+        cells: set[int] = set()
+        for line in LINES:
+            if not (up[line[0]] or up[line[1]] or up[line[2]] or up[line[3]]):
+                cells.update(line)
         return sorted(cells)
 
-    def _need(self, state: PointCityState, cells: tuple[int, ...]) -> list[int]:
-        """Units still owed for the buildings among ``cells`` after permanent resources."""
-        need = [0] * 5
-        for cell in cells:
-            if state.up[cell]:
-                cost = self.catalogue[state.order[state.market[cell]]].cost
-                for r in range(5):
-                    need[r] += cost[r]
-        perm = state.players[state.current].perm
-        return [max(0, need[r] - perm[r]) for r in range(5)]
-
-    def _stock_kinds(self, state: PointCityState) -> list[int]:
+    def _stock_kinds(self, state: PointCityState) -> tuple[int, ...]:
         """How many resource cards of each kind the current player holds."""
         have = [0] * 11
+        kind, order = self._kind, state.order
         for card in state.players[state.current].stock:
-            have[self._kind[state.order[card]]] += 1
-        return have
+            have[kind[order[card]]] += 1
+        return tuple(have)
+
+    def _cells(self, state: PointCityState) -> list[tuple[tuple[int, ...] | None, int]]:
+        """Per market cell: the building's cost if its building side shows (else None), and
+        the kind of resource card it is if its resource side shows (else -1)."""
+        catalogue, kind, order, up = self.catalogue, self._kind, state.order, state.up
+        cells: list[tuple[tuple[int, ...] | None, int]] = []
+        for cell, card in enumerate(state.market):
+            index = order[card]
+            cells.append((catalogue[index].cost, -1) if up[cell] else (None, kind[index]))
+        return cells
 
     def _payments(
-        self, state: PointCityState, a: int, b: int, stock: list[int]
-    ) -> list[tuple[int, ...]]:
+        self, state: PointCityState, a: int, b: int, stock: tuple[int, ...]
+    ) -> tuple[tuple[int, ...], ...]:
         """The offered payments for taking cells ``a`` and ``b``; empty if it is not possible."""
-        up = state.up
-        if not (up[a] or up[b]):
-            return [(0,) * 11]
-        need = self._need(state, (a, b))
-        if not any(need):
-            return [(0,) * 11]
-        have = list(stock)
-        for cell in (a, b):
-            if not up[cell]:
-                have[self._kind[state.order[state.market[cell]]]] += 1
-        return payments(need, have)
+        cells = self._cells(state)
+        return pair_payments(cells[a], cells[b], state.players[state.current].perm, stock)
 
     # -- apply --------------------------------------------------------------------------------
 

@@ -9,6 +9,8 @@ rules module always uses them first and passes only what is left to pay (``need`
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
+from itertools import product
 
 from games.rules.point_city_cards import RESOURCES, Card
 
@@ -25,19 +27,20 @@ def card_kind(card: Card) -> int:
     return card.resource + 5 if card.double else card.resource
 
 
-def _type_options(need: int, singles: int, doubles: int) -> list[tuple[int, int, int]]:
+@lru_cache(maxsize=4096)
+def _type_options(need: int, singles: int, doubles: int) -> tuple[tuple[int, int, int], ...]:
     """Ways ``(singles, doubles, left for Ingenuity)`` to pay ``need`` units of one type.
 
     Only minimal ways (no card could be dropped) that no other way beats card for card:
     a double or an Ingenuity is worth at least a single, so keeping them is never worse.
     """
     if need == 0:
-        return [(0, 0, 0)]
+        return ((0, 0, 0),)
     found = []
     for d in range(min(doubles, (need + 1) // 2) + 1):
         for s in range(min(singles, max(0, need - 2 * d)) + 1):
             found.append((s, d, max(0, need - s - 2 * d)))
-    return [
+    return tuple(
         (s, d, i)
         for s, d, i in found
         if not any(
@@ -47,7 +50,7 @@ def _type_options(need: int, singles: int, doubles: int) -> list[tuple[int, int,
             and max(0, s2 - s - (d - d2)) <= i - i2
             for s2, d2, i2 in found
         )
-    ]
+    )
 
 
 def payments(need: Sequence[int], have: Sequence[int]) -> list[Payment]:
@@ -57,30 +60,83 @@ def payments(need: Sequence[int], have: Sequence[int]) -> list[Payment]:
     cards cannot pay. The first payment is the default: fewest Ingenuity cards, then
     fewest doubles, then least waste, then fewest cards.
     """
-    options = [_type_options(need[t], have[t], have[t + 5]) for t in range(5)]
+    return list(cached_payments(tuple(need), tuple(have)))
+
+
+# A pure function of a few small counts, asked again and again in every turn of every
+# playout (each adjacent pair, then the chosen take once more): memoised, bounded.
+@lru_cache(maxsize=16384)
+def cached_payments(need: tuple[int, ...], have: tuple[int, ...]) -> tuple[Payment, ...]:
+    """``payments`` as an immutable tuple, for callers that pass tuples."""
     wild = have[INGENUITY_KIND]
+    short = sum(max(0, need[t] - have[t] - 2 * have[t + 5]) for t in range(5))
+    if short > wild:
+        return ()  # the quick answer for most pairs a player cannot afford
+    options = [_type_options(need[t], have[t], have[t + 5]) for t in range(5)]
     result: list[tuple[tuple[int, ...], Payment]] = []
-
-    def walk(t: int, chosen: list[tuple[int, int, int]], owed: int) -> None:
-        if t == 5:
-            pay = [0] * 11
-            waste = 0
-            for r, (s, d, _) in enumerate(chosen):
-                pay[r], pay[r + 5] = s, d
-                waste += max(0, s + 2 * d - need[r])
-            pay[INGENUITY_KIND] = owed
-            key = (owed, sum(pay[5:10]), waste, sum(pay[:5]))
-            result.append((key, tuple(pay)))
-            return
-        for option in options[t]:
-            if owed + option[2] <= wild:
-                chosen.append(option)
-                walk(t + 1, chosen, owed + option[2])
-                chosen.pop()
-
-    walk(0, [], 0)
+    for chosen in product(*options):
+        owed = chosen[0][2] + chosen[1][2] + chosen[2][2] + chosen[3][2] + chosen[4][2]
+        if owed > wild:
+            continue
+        pay = [0] * 11
+        waste = 0
+        for r, (s, d, _) in enumerate(chosen):
+            pay[r], pay[r + 5] = s, d
+            waste += max(0, s + 2 * d - need[r])
+        pay[INGENUITY_KIND] = owed
+        key = (owed, sum(pay[5:10]), waste, sum(pay[:5]))
+        result.append((key, tuple(pay)))
     result.sort()
-    return [pay for _, pay in result]
+    return tuple(pay for _, pay in result)
+
+
+FREE: tuple[Payment, ...] = ((0,) * 11,)
+"""The one payment for a take that builds nothing, or whose cost permanents cover."""
+
+Cell = tuple[tuple[int, ...] | None, int]
+"""A market card as paying sees it: the building's cost if its building side shows (else
+None), and the kind of resource card it is if its resource side shows (else -1)."""
+
+
+def pair_payments(
+    first: Cell, second: Cell, perm: Sequence[int], stock: tuple[int, ...]
+) -> tuple[Payment, ...]:
+    """The payments offered for taking two market cards, given the taker's permanent
+    resources and resource cards (counts by kind); empty if the taker cannot pay.
+
+    Permanent resources pay first, each once for both buildings (rules P3); a resource
+    card taken beside a building may pay for it. This runs for every adjacent pair on
+    every turn of every playout, so it answers the common cases without allocating.
+    """
+    cost, kind = first
+    other, other_kind = second
+    if cost is None:
+        if other is None:
+            return FREE
+        cost = other
+    elif other is None:
+        kind = other_kind
+    else:
+        cost = tuple(x + y for x, y in zip(cost, other))
+        kind = -1
+    need = (
+        max(0, cost[0] - perm[0]),
+        max(0, cost[1] - perm[1]),
+        max(0, cost[2] - perm[2]),
+        max(0, cost[3] - perm[3]),
+        max(0, cost[4] - perm[4]),
+    )
+    if not any(need):
+        return FREE
+    have = stock if kind < 0 else (*stock[:kind], stock[kind] + 1, *stock[kind + 1 :])
+    short = 0
+    for t in range(5):
+        missing = need[t] - have[t] - 2 * have[t + 5]
+        if missing > 0:
+            short += missing
+    if short > have[INGENUITY_KIND]:
+        return ()
+    return cached_payments(need, have)
 
 
 def pay_json(pay: Payment) -> dict[str, int]:

@@ -14,7 +14,13 @@ import random
 from collections import defaultdict
 from typing import TYPE_CHECKING, Any
 
-from games.rules.point_city_cards import RESOURCE_NAMES, RESOURCES, building_json, token_json
+from games.rules.point_city_cards import (
+    RESOURCE_NAMES,
+    RESOURCES,
+    Card,
+    building_json,
+    token_json,
+)
 from games.rules.point_city_state import (
     CELLS,
     EMPTY,
@@ -24,7 +30,6 @@ from games.rules.point_city_state import (
     Player,
     PointCityState,
     copy_json,
-    tier_of_position,
 )
 
 if TYPE_CHECKING:
@@ -166,15 +171,19 @@ def _building_key(building: dict[str, Any]) -> tuple[Any, ...]:
 
 
 def _event_back(event: dict[str, Any]) -> dict[str, Any]:
-    state_event = copy_json(event)
-    if "card" in event:
-        state_event["card"] = event["card"]["id"]
-    if "cards" in event:
-        state_event["cards"] = [card["id"] for card in event["cards"]]
-    if "token" in event:
-        state_event["token"] = event["token"]["id"]
-    if "tokens" in event:
-        state_event["tokens"] = [token["id"] for token in event["tokens"]]
+    """A logged event as the state stores it: cards and tokens back to ids.
+
+    Built key by key: deep-copying whole shown cards only to replace them was most of
+    the cost of sampling a state.
+    """
+    state_event: dict[str, Any] = {}
+    for key, value in event.items():
+        if key == "card" or key == "token":
+            state_event[key] = value["id"]
+        elif key == "cards" or key == "tokens":
+            state_event[key] = [item["id"] for item in value]
+        else:
+            state_event[key] = copy_json(value)
     return state_event
 
 
@@ -185,6 +194,23 @@ def _owner_back(data: dict[str, Any]) -> Player:
         tokens=tuple(t["id"] for t in data["tokens"]),
         perm=tuple(data["permanent"][r] for r in RESOURCES),  # type: ignore[arg-type]
     )
+
+
+FaceIndex = tuple[dict[tuple[Any, ...], list[int]], dict[tuple[Any, ...], list[int]]]
+
+
+def face_index(cards: tuple[Card, ...]) -> FaceIndex:
+    """Catalogue indices by resource side, and by both sides: what ``sample`` matches views to.
+
+    Built once per rules object, since every sample of every bot search needs it.
+    """
+    by_side: dict[tuple[Any, ...], list[int]] = defaultdict(list)
+    by_face: dict[tuple[Any, ...], list[int]] = defaultdict(list)
+    for index, card in enumerate(cards):
+        side = (card.tier, RESOURCE_NAMES[card.resource], card.double)
+        by_side[side].append(index)
+        by_face[(*side, _building_key(building_json(card)))].append(index)
+    return dict(by_side), dict(by_face)
 
 
 def sample(rules: PointCity, view: dict[str, Any], rng: random.Random) -> PointCityState:
@@ -206,12 +232,7 @@ def sample(rules: PointCity, view: dict[str, Any], rng: random.Random) -> PointC
     if view["deck"]["top"] is not None:
         shown[view["deck"]["top"]["id"]] = view["deck"]["top"]
 
-    by_face: dict[tuple[Any, ...], list[int]] = defaultdict(list)
-    by_side: dict[tuple[Any, ...], list[int]] = defaultdict(list)
-    for index, card in enumerate(rules.cards):
-        side = (card.tier, RESOURCE_NAMES[card.resource], card.double)
-        by_side[side].append(index)
-        by_face[(*side, _building_key(building_json(card)))].append(index)
+    by_side, by_face = rules.face_index
     order = [-1] * n + [n] * num_players
     free = set(range(n))
     partial = []
@@ -229,7 +250,7 @@ def sample(rules: PointCity, view: dict[str, Any], rng: random.Random) -> PointC
         index = rng.choice([i for i in by_side[side] if i in free])
         order[card_id] = index
         free.discard(index)
-    tiers = tier_of_position(rules.cards, num_players)
+    tiers = rules.tiers[num_players]
     for tier in (1, 2, 3):
         unknown = [i for i in range(n) if order[i] == -1 and tiers[i] == tier]
         pool = sorted(i for i in free if rules.cards[i].tier == tier)

@@ -77,6 +77,8 @@ class Slide(Rules):
     name = "Slide"
     min_players = 2
     max_players = 6
+    duration_minutes = (10, 20)
+    complexity = 1
     default_options: ClassVar[dict[str, Any]] = {ZERO_SHIFT: False}
     option_labels: ClassVar[dict[str, str]] = {
         ZERO_SHIFT: gettext_noop("Allow entries that shift no card")

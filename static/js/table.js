@@ -29,4 +29,19 @@
   document.addEventListener("DOMContentLoaded", showTurn);
   document.addEventListener("htmx:afterSettle", showTurn);
   document.addEventListener("htmx:oobAfterSwap", showTurn);
+
+  // Keyboard players: a new board replaces the old one and the focus with it; when the
+  // focus was on the board, put it back on the new one, so the next Tab reaches its moves.
+  var focusOnBoard = false;
+  document.addEventListener("focusin", function (event) {
+    focusOnBoard = !!(event.target.closest && event.target.closest("#board"));
+  });
+  function refocusBoard() {
+    var board = document.getElementById("board");
+    var lost = !document.activeElement || document.activeElement === document.body;
+    if (focusOnBoard && lost && board) board.focus({ preventScroll: true });
+  }
+  document.addEventListener("htmx:afterSettle", refocusBoard);
+  document.addEventListener("htmx:oobAfterSwap", refocusBoard);
+  document.addEventListener("htmx:wsAfterMessage", refocusBoard);
 })();

@@ -118,3 +118,26 @@ def test_the_page_connects_a_socket_and_shows_your_turn_in_the_title(running_tab
     assert f'ws-connect="/ws/t/{running_table.pk}/"'.encode() in page
     assert b'data-my-turn="1"' in page
     assert b'id="turn-badge"' in page
+
+
+def test_the_socket_board_shows_clocks_in_the_players_time_zone(running_table):
+    mover, action, version = _next_move(running_table)
+    waiter = user_at(running_table, 1 - running_table.seats.get(user=mover).position)
+    waiter.time_zone = "Asia/Tokyo"
+    waiter.save()
+
+    async def scenario() -> str:
+        socket = WebsocketCommunicator(
+            URLRouter(websocket_urlpatterns), f"/ws/t/{running_table.pk}/"
+        )
+        socket.scope["user"] = waiter
+        await socket.connect()
+        await database_sync_to_async(services.move_play)(
+            table_id=running_table.pk, user=mover, action=action, version=version
+        )
+        frame = await socket.receive_from(timeout=5)
+        await socket.disconnect()
+        return frame
+
+    frame = async_to_sync(scenario)()
+    assert "JST" in frame

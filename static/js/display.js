@@ -1,0 +1,40 @@
+// The header's display settings: each slider sets its CSS variable on <html> at once (the
+// same mapping as accounts/display.py) and the choice is saved in the background; without
+// this script the form's Save button posts it.
+(function () {
+  "use strict";
+  var toCss = {
+    contrast: function (value) { return String(0.75 + value / 200); },
+    grain: function (value) { return String(value / 100); },
+    warmth: function (value) { return String(value / 100); }
+  };
+
+  function init() {
+    var form = document.querySelector("[data-display-form]");
+    if (!form || !window.fetch || !window.FormData) return;
+    var status = form.querySelector(".display-status");
+    var timer = null;
+    form.classList.add("display-live");
+
+    function save() {
+      fetch(form.action, {
+        method: "POST", body: new FormData(form), credentials: "same-origin",
+        headers: { "X-Requested-With": "fetch" }
+      }).then(function (response) {
+        status.textContent = response.ok ? status.dataset.saved : "";
+      }, function () { status.textContent = ""; });
+    }
+
+    form.addEventListener("input", function (event) {
+      var name = event.target.dataset && event.target.dataset.display;
+      if (!toCss[name]) return;
+      document.documentElement.style.setProperty("--" + name, toCss[name](Number(event.target.value)));
+      status.textContent = "";
+      clearTimeout(timer);
+      timer = setTimeout(save, 400);
+    });
+  }
+
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", init);
+  else init();
+})();

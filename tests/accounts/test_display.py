@@ -1,0 +1,142 @@
+"""Display settings: on the profile or in a cookie, written on <html>, at no extra query."""
+
+from __future__ import annotations
+
+import pytest
+from django.db import connection
+from django.test import Client, RequestFactory
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+from accounts.context_processors import display_settings
+from accounts.display import COOKIE_NAME, DisplaySettings
+from accounts.models import User
+from tests.conftest import client_for
+from tests.games.test_query_counts import TABLE_PAGE_QUERIES
+
+pytestmark = pytest.mark.django_db
+
+DEFAULT_STYLE = b'style="--contrast: 1; --grain: 0.25; --warmth: 0.5"'
+
+
+def _html_tag(response) -> bytes:
+    content = response.content
+    start = content.index(b"<html")
+    return content[start : content.index(b">", start) + 1]
+
+
+def test_a_visitor_without_a_cookie_gets_the_defaults():
+    assert DEFAULT_STYLE in _html_tag(Client().get(reverse("lobby")))
+
+
+def test_a_players_settings_are_written_on_html(alice):
+    DisplaySettings(contrast=100, grain=0, warmth=80).save_to(alice)
+    tag = _html_tag(client_for(alice).get(reverse("lobby")))
+    assert b'style="--contrast: 1.25; --grain: 0; --warmth: 0.8"' in tag
+
+
+def test_a_visitors_cookie_is_written_on_html():
+    client = Client()
+    client.cookies[COOKIE_NAME] = "0-60-10"
+    tag = _html_tag(client.get(reverse("lobby")))
+    assert b'style="--contrast: 0.75; --grain: 0.6; --warmth: 0.1"' in tag
+
+
+@pytest.mark.parametrize("cookie", ["", "junk", "1-2", "50-50-101", "-1-5-5", "5-5-5-5", "a-b-c"])
+def test_a_broken_cookie_falls_back_to_the_defaults(cookie):
+    client = Client()
+    client.cookies[COOKIE_NAME] = cookie
+    assert DEFAULT_STYLE in _html_tag(client.get(reverse("lobby")))
+
+
+def test_the_settings_cost_no_query_beyond_the_user_already_loaded(alice):
+    alice = User.objects.get(pk=alice.pk)
+    request = RequestFactory().get("/")
+    request.user = alice
+    with CaptureQueriesContext(connection) as queries:
+        context = display_settings(request)
+    assert len(queries) == 0
+    assert context["display_settings"] == DisplaySettings()
+
+
+def test_the_table_page_costs_the_same_with_chosen_settings(
+    running_table, alice, django_assert_max_num_queries
+):
+    url = reverse("table_detail", args=[running_table.pk])
+    client = client_for(alice)
+    with CaptureQueriesContext(connection) as before:
+        client.get(url)
+    DisplaySettings(contrast=20, grain=90, warmth=0).save_to(alice)
+    with django_assert_max_num_queries(min(len(before), TABLE_PAGE_QUERIES)):
+        response = client.get(url)
+    assert b"--grain: 0.9" in _html_tag(response)
+
+
+def test_a_player_saves_settings_on_the_profile_and_in_a_cookie(alice):
+    response = client_for(alice).post(
+        reverse("display_set"), {"contrast": 70, "grain": 0, "warmth": 100, "next": "/profile/"}
+    )
+    assert response.status_code == 302 and response.url == "/profile/"
+    alice.refresh_from_db()
+    assert (alice.display_contrast, alice.display_grain, alice.display_warmth) == (70, 0, 100)
+    assert response.cookies[COOKIE_NAME].value == "70-0-100"
+
+
+def test_a_visitor_saves_settings_in_a_cookie_and_stays_on_the_site():
+    response = Client().post(
+        reverse("display_set"),
+        {"contrast": 30, "grain": 40, "warmth": 20, "next": "https://evil.example/"},
+    )
+    assert response.status_code == 302 and response.url == "/"
+    assert response.cookies[COOKIE_NAME].value == "30-40-20"
+
+
+def test_the_sliders_script_saves_in_the_background(alice):
+    response = client_for(alice).post(
+        reverse("display_set"),
+        {"contrast": 55, "grain": 25, "warmth": 50},
+        HTTP_X_REQUESTED_WITH="fetch",
+    )
+    assert response.status_code == 204
+    alice.refresh_from_db()
+    assert alice.display_contrast == 55
+
+
+def test_defaults_restores_every_setting(alice):
+    DisplaySettings(contrast=0, grain=100, warmth=0).save_to(alice)
+    response = client_for(alice).post(reverse("display_set"), {"reset": "1"})
+    assert response.status_code == 302
+    alice.refresh_from_db()
+    assert DisplaySettings.of_user(alice) == DisplaySettings()
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        {"contrast": 101, "grain": 25, "warmth": 50},
+        {"contrast": 50, "grain": -1, "warmth": 50},
+        {"contrast": 50, "grain": 25, "warmth": "warm"},
+        {"contrast": 50, "grain": 25},
+        {},
+    ],
+)
+def test_bad_values_are_refused_with_a_400_and_change_nothing(alice, data):
+    DisplaySettings(contrast=10, grain=20, warmth=30).save_to(alice)
+    for client in (client_for(alice), Client()):
+        response = client.post(reverse("display_set"), data)
+        assert response.status_code == 400
+        assert COOKIE_NAME not in response.cookies
+    alice.refresh_from_db()
+    assert DisplaySettings.of_user(alice) == DisplaySettings(10, 20, 30)
+
+
+def test_settings_are_only_changed_by_post(alice):
+    assert client_for(alice).get(reverse("display_set")).status_code == 405
+
+
+def test_the_header_offers_the_sliders_and_a_skip_link():
+    content = Client().get(reverse("lobby")).content.decode()
+    assert content.index('class="skip-link" href="#main"') < content.index("<header")
+    assert 'id="main"' in content
+    for name in ("contrast", "grain", "warmth"):
+        assert f'type="range" id="display-{name}" name="{name}"' in content

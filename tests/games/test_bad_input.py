@@ -1,0 +1,320 @@
+"""Bad input at every endpoint that takes input: never a 5xx, a 4xx says why, no table changes.
+
+Hypothesis throws random JSON, wrong types, unknown actions, stale and absurd versions,
+other people's tables, anonymous visitors and oversized bodies at each endpoint; the
+inputs are drawn so that none is a valid request that may change a table.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import re
+from functools import cached_property
+from typing import Any
+
+import pytest
+from django.test import Client
+from django.urls import NoReverseMatch, reverse
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from accounts.models import User
+from games import services
+from games.bots import BOT_LEVELS
+from games.catalog import playable_games
+from games.models import Move, Seat, Table
+from games.rules import get_rules
+from games.time_controls import TIME_PER_MOVE_CHOICES
+from tests.conftest import client_for
+from tests.games.rated_games import play_to_the_end
+
+pytestmark = pytest.mark.django_db
+
+EXAMPLES = settings(
+    max_examples=40,
+    deadline=None,
+    database=None,
+    derandomize=True,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+HUGE = "x" * 3_000_000  # over DATA_UPLOAD_MAX_MEMORY_SIZE (2.5 MB)
+NO_TABLE = 987654321
+
+text = st.text(st.characters(codec="utf-8"), max_size=40)
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | text,
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(text, inner, max_size=4),
+    max_leaves=12,
+)
+values = st.one_of(
+    text,
+    st.integers().map(str),
+    json_values.map(json.dumps),
+    st.sampled_from(["", "0", "-1", "1e9", "null", "[]", "{}", "x" * 5000]),
+)
+bodies = st.one_of(
+    st.dictionaries(text, values, max_size=5),
+    st.just({"huge": HUGE}),
+    st.just({f"f{i}": "1" for i in range(1200)}),  # over DATA_UPLOAD_MAX_NUMBER_FIELDS
+)
+who = st.sampled_from(["anonymous", "stranger", "seated", "to_move"])
+
+
+class World:
+    """A running game, someone else's open table, a finished game, and the people around."""
+
+    def __init__(self, make_user) -> None:
+        self.alice, self.bob, self.carol, self.dave = (make_user() for _ in range(4))
+        self.running = services.table_create(
+            user=self.alice, game="district-noir", num_seats=2, seconds_per_move=86400
+        )
+        services.table_join(table_id=self.running.pk, user=self.bob)
+        self.open = services.table_create(
+            user=self.carol, game="district-noir", num_seats=2, seconds_per_move=86400
+        )
+        self.running.refresh_from_db()
+
+    @cached_property
+    def finished(self) -> Table:
+        """Played to the end on first use: only some tests need a finished game."""
+        table = services.table_create(
+            user=self.carol, game="district-noir", num_seats=2, seconds_per_move=86400
+        )
+        services.table_join(table_id=table.pk, user=self.dave)
+        return play_to_the_end(table)
+
+    def user(self, role: str) -> User | None:
+        state = get_rules("district-noir").from_json(self.running.state)
+        to_move = get_rules("district-noir").active_seats(state)[0]
+        seated = self.running.seats.get(position=1 - to_move).user
+        mover = self.running.seats.get(position=to_move).user
+        return {"anonymous": None, "stranger": self.dave, "seated": seated, "to_move": mover}[role]
+
+    def legal_anywhere(self) -> list[Any]:
+        rules = get_rules("district-noir")
+        state = rules.from_json(Table.objects.get(pk=self.running.pk).state)
+        return [a for seat in range(2) for a in rules.legal_actions(state, seat)]
+
+
+@pytest.fixture
+def world(make_user) -> World:
+    return World(make_user)
+
+
+def snapshot() -> tuple:
+    tables = Table.objects.order_by("pk").values_list(
+        "pk", "status", "version", "state", "seed", "outcome", "options", "num_seats"
+    )
+    seats = Seat.objects.order_by("pk").values_list(
+        "pk", "table_id", "position", "user_id", "bot_level", "is_waiting", "deadline",
+        "timeouts", "replaced_by_bot", "turn",
+    )  # fmt: skip
+    return list(tables), list(seats), Move.objects.count()
+
+
+WORD = re.compile(r"[^\W\d_]{3,}")
+
+
+def says_why(response) -> bool:
+    body = response.content.decode("utf-8", "replace")
+    if response.get("Content-Type", "").startswith("application/json"):
+        return bool(json.loads(body))
+    return WORD.search(re.sub(r"<[^>]*>", " ", body)) is not None
+
+
+def check(client: Client, method: str, url: str, data: Any = None, **extra: Any):
+    before = snapshot()
+    response = getattr(client, method)(url, data, **extra)
+    assert response.status_code < 500, (url, str(data)[:200])
+    if response.status_code >= 400:
+        assert says_why(response), (url, response.status_code, response.content[:300])
+    assert snapshot() == before, url
+    return response
+
+
+def _htmx(flag: bool) -> dict[str, str]:
+    return {"HTTP_HX_REQUEST": "true"} if flag else {}
+
+
+@EXAMPLES
+@given(
+    role=who,
+    action=st.one_of(json_values.map(json.dumps), text, st.just(HUGE[:5000])),
+    version=st.one_of(st.none(), values),
+    table=st.sampled_from(["running", "open", "finished", "missing"]),
+    htmx=st.booleans(),
+)
+def test_playing_an_action(world, role, action, version, table, htmx):
+    try:
+        if json.loads(action) in world.legal_anywhere():
+            return  # a legal move is not bad input
+    except ValueError:
+        pass
+    table_id = getattr(world, table).pk if table != "missing" else NO_TABLE
+    data = {"action": action} if version is None else {"action": action, "version": version}
+    url = reverse("table_act", args=[table_id])
+    check(client_for(world.user(role)), "post", url, data, **_htmx(htmx))
+
+
+@EXAMPLES
+@given(role=who, body=bodies, htmx=st.booleans())
+def test_posting_any_body_to_a_move(world, role, body, htmx):
+    url = reverse("table_act", args=[world.running.pk])
+    check(client_for(world.user(role)), "post", url, body, **_htmx(htmx))
+
+
+@EXAMPLES
+@given(role=who, body=bodies)
+def test_posting_json_instead_of_a_form(world, role, body):
+    url = reverse("table_act", args=[world.running.pk])
+    check(
+        client_for(world.user(role)), "post", url, json.dumps(body), content_type="application/json"
+    )
+
+
+invalid_time = values.filter(lambda v: v.strip() not in {str(s) for s, _ in TIME_PER_MOVE_CHOICES})
+
+
+@EXAMPLES
+@given(
+    role=who,
+    game=st.one_of(text, st.sampled_from([r.slug for r in playable_games()])),
+    fields=st.dictionaries(
+        st.sampled_from(["num_seats", "rated", "option_x", "seconds_per_move"]), values
+    ),
+    seconds=invalid_time,
+)
+def test_opening_a_table(world, role, game, fields, seconds):
+    data = {f"{game}-{name}": value for name, value in fields.items()}
+    data.update({"game": game, f"{game}-seconds_per_move": seconds})
+    tables = Table.objects.count()
+    check(client_for(world.user(role)), "post", reverse("table_create"), data)
+    assert Table.objects.count() == tables
+
+
+@EXAMPLES
+@given(
+    role=who,
+    game=st.one_of(text, st.sampled_from([r.slug for r in playable_games()])),
+    seats=values,
+    level=text.filter(lambda v: v not in BOT_LEVELS),
+)
+def test_playing_against_bots(world, role, game, seats, level):
+    data = {"game": game, "num_seats": seats, "level": level}
+    tables = Table.objects.count()
+    check(client_for(world.user(role)), "post", reverse("play_against_bots"), data)
+    assert Table.objects.count() == tables
+
+
+# Who may not do what at which table: joining a running, finished or missing table; leaving,
+# aborting or seating a bot at a table one did not open or that already started.
+REFUSED = {
+    "table_join": ["running", "finished", "missing"],
+    "table_leave": ["running", "finished", "open", "missing"],
+    "table_abort": ["running", "finished", "open", "missing"],
+    "table_seat_bot": ["running", "finished", "open", "missing"],
+}
+
+
+@EXAMPLES
+@given(
+    view=st.sampled_from(sorted(REFUSED)),
+    role=st.sampled_from(["anonymous", "stranger", "seated"]),
+    table=st.sampled_from(["running", "finished", "open", "missing"]),
+    body=st.dictionaries(st.sampled_from(["level", "seat"]) | text, values, max_size=3),
+    htmx=st.booleans(),
+)
+def test_joining_leaving_aborting_and_seating_bots(world, view, role, table, body, htmx):
+    if table not in REFUSED[view]:
+        return
+    table_id = getattr(world, table).pk if table != "missing" else NO_TABLE
+    check(client_for(world.user(role)), "post", reverse(view, args=[table_id]), body, **_htmx(htmx))
+
+
+def _not_a_vacation(value: str) -> bool:
+    try:
+        return not 1 <= int(value) <= 30
+    except ValueError:
+        return True
+
+
+@EXAMPLES
+@given(
+    role=who,
+    body=st.dictionaries(
+        st.sampled_from(["reminder_delay", "quiet_hours_start", "quiet_hours_end"]) | text, values
+    ),
+    days=values.filter(_not_a_vacation),
+)
+def test_settings_and_vacations(world, role, body, days):
+    client = client_for(world.user(role))
+    check(client, "post", reverse("play_settings"), body)
+    check(client, "post", reverse("vacation_start"), {"days": days})
+
+
+@EXAMPLES
+@given(
+    token=text.filter(lambda t: "/" not in t and t.strip()), method=st.sampled_from(["get", "post"])
+)
+def test_unsubscribing_with_a_broken_token(world, token, method):
+    check(Client(), method, reverse("unsubscribe", args=[token]))
+
+
+def _account_urls() -> list[str]:
+    urls = []
+    for name in ["profile_edit", "language_set", "display_set", "set_language"]:
+        with contextlib.suppress(NoReverseMatch):  # a setting this site may not have (yet)
+            urls.append(reverse(name))
+    return urls
+
+
+@EXAMPLES
+@given(role=who, body=bodies, url=st.sampled_from(_account_urls()))
+def test_profile_language_and_display_settings(world, role, body, url):
+    check(client_for(world.user(role)), "post", url, body)
+
+
+PAGES = ["table_replay", "table_replay_running", "leaderboard", "player_profile", "table_detail"]
+
+
+@EXAMPLES
+@given(
+    role=who,
+    page=st.sampled_from([*PAGES, "lobby"]),
+    params=st.dictionaries(st.sampled_from(["step", "page", "provisional", "v"]) | text, values),
+    htmx=st.booleans(),
+)
+def test_query_parameters_of_pages(world, role, page, params, htmx):
+    url = {
+        "table_replay": lambda: reverse("table_replay", args=[world.finished.pk]),
+        "table_replay_running": lambda: reverse("table_replay", args=[world.running.pk]),
+        "leaderboard": lambda: reverse("leaderboard", args=["district-noir"]),
+        "player_profile": lambda: reverse("player_profile", args=[world.alice.username]),
+        "table_detail": lambda: reverse("table_detail", args=[world.running.pk]),
+        "lobby": lambda: reverse("lobby"),
+    }[page]()
+    check(client_for(world.user(role)), "get", url, params, **_htmx(htmx))
+
+
+@EXAMPLES
+@given(role=who, code=text.filter(lambda t: "/" not in t and t.strip()))
+def test_a_made_up_invite_code(world, role, code):
+    check(client_for(world.user(role)), "get", reverse("table_invite", args=[code]))
+
+
+def test_a_stale_move_is_refused_with_the_board_and_changes_nothing(world):
+    rules = get_rules("district-noir")
+    table = Table.objects.get(pk=world.running.pk)
+    state = rules.from_json(table.state)
+    seat = rules.active_seats(state)[0]
+    action = json.dumps(rules.legal_actions(state, seat)[0])
+    client = client_for(world.user("to_move"))
+    url = reverse("table_act", args=[table.pk])
+    first = client.post(url, {"action": action, "version": table.version}, HTTP_HX_REQUEST="true")
+    assert first.status_code == 200
+    again = check(
+        client, "post", url, {"action": action, "version": table.version}, HTTP_HX_REQUEST="true"
+    )
+    assert again.status_code == 409
+    assert b"moved on" in again.content

@@ -1,0 +1,387 @@
+"""Text keeps a contrast of at least 4.5:1 with its background at the default display settings.
+
+The colours are read from the stylesheets themselves (static/css/site.css and the game
+files), so a colour changed there is checked here. Each pair names where its text colour and
+its background are declared: (file, selector, property[, which colour of the value]). At the
+default settings --paper and the felt are their untinted "-base" colours (the warmth mixes in
+0%: tests/e2e/test_keyboard_play.py checks that in a browser) and contrast() is 1.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+from pathlib import Path
+from typing import NamedTuple
+
+import pytest
+
+CSS = Path(__file__).resolve().parent.parent / "static" / "css"
+FILES = {
+    "site": "site.css",
+    "dn": "games/district-noir.css",
+    "gnav": "games/gnav.css",
+    "slide": "games/slide.css",
+    "pc": "games/point-city.css",
+}
+DARK = "@media (prefers-color-scheme: dark)"
+MINIMUM = 4.5
+
+
+class Ref(NamedTuple):
+    """A colour declared in a stylesheet: ``which`` picks one colour of a gradient."""
+
+    file: str
+    selector: str
+    prop: str
+    which: int = 0
+    scope: str = ""  # a selector that defines the custom properties the value uses
+    media: str = ""
+
+
+def root(prop: str, media: str = "") -> Ref:
+    return Ref("site", ":root", prop, media=media)
+
+
+INK, PAPER, MUTED = root("--ink"), root("--paper-base"), root("--muted")
+DARK_PAPER, DARK_MUTED = root("--paper-base", DARK), root("--muted", DARK)
+WHITE_CARD = Ref("site", ".card", "background")
+SEAT = Ref("site", ".seat", "background")
+GN_CENTRE = Ref("gnav", ".gn-table::before", "background")  # the middle of the felt
+
+PAIRS: list[tuple[str, Ref, Ref]] = [
+    # The site
+    ("ink on paper", INK, PAPER),
+    ("muted text on paper", MUTED, PAPER),
+    ("a link on paper", Ref("site", "a", "color"), PAPER),
+    ("a link on a game card", Ref("site", "a", "color"), Ref("site", ".game-card", "background")),
+    (
+        "header text",
+        Ref("site", ".site-header", "color"),
+        Ref("site", ".site-header", "background"),
+    ),
+    (
+        "table title on the lightest felt",
+        Ref("site", ".table-header", "color"),
+        root("--felt-light-base"),
+    ),
+    (
+        "table number on the lightest felt",
+        Ref("site", ".table-header .muted", "color"),
+        root("--felt-light-base"),
+    ),
+    ("button text", Ref("site", "button", "color"), Ref("site", "button", "background")),
+    (
+        "secondary button text",
+        Ref("site", "button", "color"),
+        Ref("site", "button.secondary", "background"),
+    ),
+    ("turn badge", Ref("site", ".badge.turn", "color"), Ref("site", ".badge.turn", "background")),
+    ("a message", INK, Ref("site", ".message", "background")),
+    (
+        "an error",
+        Ref("site", ".message.error", "color"),
+        Ref("site", ".message.error", "background"),
+    ),
+    ("muted text on a waiting table row", MUTED, Ref("site", ".table-row.waiting", "background")),
+    ("a clock on a seat", Ref("site", ".clock", "color"), SEAT),
+    ("timeouts on a seat", Ref("site", ".timeouts", "color"), SEAT),
+    ("card text", Ref("site", ".card", "color"), WHITE_CARD),
+    ("the skip link", Ref("site", ".skip-link", "color"), Ref("site", ".skip-link", "background")),
+    (
+        "display settings notes",
+        Ref("site", ".display-note", "color"),
+        Ref("site", ".display-form", "background"),
+    ),
+    (
+        "display settings saved",
+        Ref("site", ".display-status", "color"),
+        Ref("site", ".display-form", "background"),
+    ),
+    # The site in dark mode
+    ("dark mode: ink on paper", INK, DARK_PAPER),
+    ("dark mode: muted text on paper", DARK_MUTED, DARK_PAPER),
+    ("dark mode: a link on paper", Ref("site", "a", "color"), DARK_PAPER),
+    ("dark mode: muted text on a seat", DARK_MUTED, SEAT),
+    (
+        "dark mode: table title on the lightest felt",
+        Ref("site", ".table-header", "color"),
+        root("--felt-light-base", DARK),
+    ),
+    (
+        "dark mode: header text",
+        Ref("site", ".site-header", "color"),
+        Ref("site", ".site-header", "background", media=DARK),
+    ),
+    # District Noir
+    *[
+        (f"District Noir support {v}", Ref("dn", f".dn-support.v{v}", "color"), WHITE_CARD)
+        for v in (5, 6, 7, 8)
+    ],
+    (
+        "District Noir alliance",
+        Ref("dn", ".dn-alliance", "color"),
+        Ref("dn", ".dn-alliance", "background"),
+    ),
+    (
+        "District Noir betrayal",
+        Ref("dn", ".dn-betrayal", "color"),
+        Ref("dn", ".dn-betrayal", "background"),
+    ),
+    ("District Noir city", Ref("dn", ".dn-city", "color"), Ref("dn", ".dn-city", "background")),
+    ("District Noir taken badge", INK, Ref("dn", ".dn-taken .badge", "background")),
+    ("District Noir taken badge, done", INK, Ref("dn", ".dn-taken .badge.done", "background")),
+    ("District Noir majority leader", INK, Ref("dn", ".dn-majorities td.leader", "background")),
+    # Gnav
+    ("Gnav card", Ref("gnav", ".gn-card", "color"), Ref("gnav", ".gn-card", "background")),
+    (
+        "Gnav numeral",
+        Ref("gnav", ".gn-numeral", "color"),
+        Ref("gnav", ".gn-number", "background", 1),
+    ),
+    (
+        "Gnav picture card",
+        Ref("gnav", ".gn-picture", "color"),
+        Ref("gnav", ".gn-picture", "background", 1),
+    ),
+    (
+        "Gnav matador",
+        Ref("gnav", ".gn-matador", "color"),
+        Ref("gnav", ".gn-matador", "background", 1),
+    ),
+    (
+        "Gnav card name on a picture card",
+        Ref("gnav", ".gn-read", "color"),
+        Ref("gnav", ".gn-picture", "background", 1),
+    ),
+    (
+        "Gnav card name on a matador",
+        Ref("gnav", ".gn-read", "color"),
+        Ref("gnav", ".gn-matador", "background", 1),
+    ),
+    ("Gnav 'you'", Ref("gnav", ".gn-you", "color"), PAPER),
+    ("Gnav tag", Ref("gnav", ".gn-tag", "color"), Ref("gnav", ".gn-tag", "background")),
+    *[
+        (
+            f"Gnav {tag} tag",
+            Ref("gnav", f".gn-tag-{tag}", "color"),
+            Ref("gnav", f".gn-tag-{tag}", "background"),
+        )
+        for tag in ("turn", "fool", "rest", "out", "win")
+    ],
+    ("Gnav centre text", Ref("gnav", ".gn-centre", "color"), GN_CENTRE),
+    ("Gnav deal number", Ref("gnav", ".gn-deal", "color"), GN_CENTRE),
+    ("Gnav 'your turn'", Ref("gnav", ".gn-now strong", "color"), GN_CENTRE),
+    ("Gnav keep button", Ref("site", "button", "color"), Ref("gnav", ".gn-keep", "background")),
+    ("Gnav winner row", INK, Ref("gnav", ".gn-winner-row", "background")),
+    # Slide
+    *[
+        (
+            f"Slide {v}",
+            Ref("slide", f".sl-v{v}", "--sl-ink"),
+            Ref("slide", f".sl-v{v}", "--sl-tint"),
+        )
+        for v in range(1, 11)
+    ],
+    *[
+        (
+            f"Slide {v} on an arrow",
+            Ref("slide", f".sl-v{v}", "--sl-ink"),
+            Ref("slide", ".sl-arrow-num", "background"),
+        )
+        for v in range(1, 11)
+    ],
+    ("Slide round", Ref("slide", ".sl-round", "color"), Ref("slide", ".sl-round", "background")),
+    ("Slide player state", MUTED, Ref("slide", ".sl-who", "background")),
+    (
+        "Slide 'has chosen'",
+        Ref("slide", ".sl-state.sl-done", "color"),
+        Ref("slide", ".sl-who", "background"),
+    ),
+    (
+        "Slide 'sliding now'",
+        Ref("slide", ".sl-state.sl-active", "color"),
+        Ref("slide", ".sl-who.sl-now", "background"),
+    ),
+    ("Slide tag", Ref("slide", ".sl-tag", "color"), Ref("slide", ".sl-tag", "background")),
+    # Point City
+    *[
+        (
+            f"Point City {r} label",
+            Ref("pc", ".pc-rlabel", "color", scope=f".pc-r-{r}"),
+            Ref("pc", ".pc-resource.pc-card", "background", scope=f".pc-r-{r}"),
+        )
+        for r in ("community", "economy", "energy", "ecology", "industry", "ingenuity")
+    ],
+    ("Point City card kind", Ref("pc", ".pc-kind", "color"), Ref("pc", ".pc-card", "background")),
+    ("Point City points badge", Ref("pc", ".pc-vp", "color"), Ref("pc", ".pc-vp", "background")),
+    (
+        "Point City token face",
+        Ref("pc", ".pc-token-face", "color"),
+        Ref("pc", ".pc-token-face", "background"),
+    ),
+    ("Point City token", Ref("pc", ".pc-token", "color"), Ref("pc", ".pc-token", "background")),
+    (
+        "Point City 'suggested'",
+        Ref("pc", ".pc-default", "color"),
+        Ref("pc", ".pc-default", "background"),
+    ),
+    (
+        "Point City price",
+        Ref("pc", ".pc-offer .pc-paid", "color"),
+        Ref("pc", ".pc-offer .pc-paid", "background"),
+    ),
+    ("Point City score", INK, Ref("pc", ".pc-scoreline li", "background")),
+    ("Point City civic building", INK, Ref("pc", ".pc-building.pc-k-civic", "background")),
+    ("Point City points building", INK, Ref("pc", ".pc-building.pc-k-points", "background")),
+]
+
+# A focus ring is no text: it needs 3:1 against what it is drawn on (WCAG 1.4.11).
+FOCUS_MINIMUM = 3
+FOCUS_PAIRS: list[tuple[str, Ref, Ref]] = [
+    ("focus ring on the felt", root("--focus"), root("--felt-base")),
+    ("focus ring on the lightest felt", root("--focus"), root("--felt-light-base")),
+    ("focus ring on the darkest felt", root("--focus"), root("--felt-dark-base")),
+    ("focus ring on the header", root("--focus"), Ref("site", ".site-header", "background")),
+    ("focus ring on paper", root("--focus-on-paper"), PAPER),
+    ("focus ring on a white card", root("--focus-on-paper"), WHITE_CARD),
+    (
+        "dark mode: focus ring on the lightest felt",
+        root("--focus"),
+        root("--felt-light-base", DARK),
+    ),
+    ("dark mode: focus ring on paper", root("--focus-on-paper"), DARK_PAPER),
+]
+
+COMMENT = re.compile(r"/\*.*?\*/", re.S)
+VAR = re.compile(r"var\(\s*(--[\w-]+)\s*(?:,\s*([^()]*))?\)")
+HEX_PART = r"#[0-9a-fA-F]{3,6}"
+MIX = re.compile(rf"color-mix\(in srgb,\s*({HEX_PART})\s+([\d.]+)%,\s*({HEX_PART})\s*\)")
+HEX = re.compile(r"#(?:[0-9a-fA-F]{6}|[0-9a-fA-F]{3})\b")
+
+
+def _split_selectors(prelude: str) -> list[str]:
+    """Splits "a, b:has(c, d)" on the commas outside parentheses."""
+    parts, depth, current = [], 0, ""
+    for char in prelude:
+        depth += (char == "(") - (char == ")")
+        if char == "," and depth == 0:
+            parts.append(current.strip())
+            current = ""
+        else:
+            current += char
+    return [*parts, current.strip()]
+
+
+def _parse(text: str, media: str, rules: dict) -> None:
+    """Fills rules[(media, selector)] with the declarations, later ones winning."""
+    i = 0
+    while (opening := text.find("{", i)) != -1:
+        prelude, depth, j = text[i:opening].strip(), 1, opening + 1
+        while depth:
+            depth += (text[j] == "{") - (text[j] == "}")
+            j += 1
+        body = text[opening + 1 : j - 1]
+        if prelude.startswith("@media"):
+            _parse(body, " ".join(prelude.split()), rules)
+        elif not prelude.startswith("@"):
+            declarations = {}
+            for declaration in body.split(";"):
+                name, _, value = declaration.partition(":")
+                if value.strip():
+                    declarations[name.strip()] = " ".join(value.split())
+            for selector in _split_selectors(prelude):
+                rules.setdefault((media, " ".join(selector.split())), {}).update(declarations)
+        i = j
+
+
+@cache
+def rules_of(file: str) -> dict:
+    rules: dict = {}
+    _parse(COMMENT.sub("", (CSS / FILES[file]).read_text(encoding="utf-8")), "", rules)
+    return rules
+
+
+def declared(file: str, selector: str, prop: str, media: str = "") -> str | None:
+    rules = rules_of(file)
+    for where in [media, ""] if media else [""]:
+        value = rules.get((where, selector), {}).get(prop)
+        if value is not None:
+            return value
+    return None
+
+
+def resolve(ref: Ref) -> str:
+    """The value with every var() and color-mix() worked out, as far as colours go."""
+    value = declared(ref.file, ref.selector, ref.prop, ref.media)
+    assert value is not None, f"{ref} is not declared"
+
+    def custom(match: re.Match) -> str:
+        name, fallback = match.group(1), match.group(2)
+        for file, selector in [(ref.file, ref.scope), ("site", ":root")]:
+            found = declared(file, selector, name, ref.media) if selector else None
+            if found is not None:
+                return resolve_value(found, ref)
+        assert fallback is not None, f"{name} is not defined for {ref}"
+        return fallback
+
+    def resolve_value(text: str, ref: Ref) -> str:
+        while VAR.search(text):
+            text = VAR.sub(custom, text)
+        return MIX.sub(lambda m: mix(m.group(1), float(m.group(2)), m.group(3)), text)
+
+    return resolve_value(value, ref)
+
+
+def rgb(hex_colour: str) -> tuple[int, int, int]:
+    digits = hex_colour.lstrip("#")
+    if len(digits) == 3:
+        digits = "".join(d * 2 for d in digits)
+    return int(digits[0:2], 16), int(digits[2:4], 16), int(digits[4:6], 16)
+
+
+def mix(first: str, percent: float, second: str) -> str:
+    """color-mix(in srgb, first percent%, second) for opaque colours."""
+    weight = percent / 100
+    channels = (round(x * weight + y * (1 - weight)) for x, y in zip(rgb(first), rgb(second)))
+    return "#" + "".join(f"{channel:02x}" for channel in channels)
+
+
+def colour(ref: Ref) -> str:
+    found = HEX.findall(resolve(ref))
+    assert len(found) > ref.which, f"no colour {ref.which} in {ref}: {resolve(ref)}"
+    return found[ref.which]
+
+
+def luminance(hex_colour: str) -> float:
+    def linear(channel: int) -> float:
+        c = channel / 255
+        return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+
+    r, g, b = (linear(c) for c in rgb(hex_colour))
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def contrast(first: str, second: str) -> float:
+    light, dark = sorted([luminance(first), luminance(second)], reverse=True)
+    return (light + 0.05) / (dark + 0.05)
+
+
+def test_the_contrast_formula_matches_wcag():
+    assert contrast("#000", "#fff") == pytest.approx(21)
+    assert contrast("#777777", "#ffffff") == pytest.approx(4.48, abs=0.01)
+    assert mix("#ffffff", 50, "#000000") == "#808080"
+
+
+@pytest.mark.parametrize(("what", "text", "background"), PAIRS, ids=[p[0] for p in PAIRS])
+def test_text_keeps_a_contrast_of_4_5_to_1(what: str, text: Ref, background: Ref) -> None:
+    ratio = contrast(colour(text), colour(background))
+    assert ratio >= MINIMUM, f"{what}: {colour(text)} on {colour(background)} is {ratio:.2f}:1"
+
+
+@pytest.mark.parametrize(
+    ("what", "ring", "background"), FOCUS_PAIRS, ids=[p[0] for p in FOCUS_PAIRS]
+)
+def test_the_focus_ring_stands_out_3_to_1(what: str, ring: Ref, background: Ref) -> None:
+    ratio = contrast(colour(ring), colour(background))
+    assert ratio >= FOCUS_MINIMUM, f"{what}: {colour(ring)} on {colour(background)}: {ratio:.2f}"
