@@ -115,7 +115,13 @@ def render_view(rules: PointCity, state: PointCityState, seat: int | None) -> di
     scores = rules.scores(state)
     players = []
     for player, breakdown in zip(state.players, scores, strict=True):
-        players.append({**_owner_view(rules, order, player), "score": breakdown["total"]})
+        players.append(
+            {
+                **_owner_view(rules, order, player),
+                "score": breakdown["total"],
+                "breakdown": breakdown,
+            }
+        )
     automa = None
     if state.automa is not None:
         automa_score = rules.automa_score(state)
@@ -123,6 +129,7 @@ def render_view(rules: PointCity, state: PointCityState, seat: int | None) -> di
         automa = {
             **_owner_view(rules, order, state.automa),
             "score": automa_score["total"],
+            "breakdown": automa_score,
             "cell": list(state.automa_at),
             "difficulty": state.difficulty,
         }

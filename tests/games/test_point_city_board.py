@@ -359,3 +359,21 @@ def test_without_javascript_a_take_posts_and_redirects_back_to_the_table(make_us
     response = _act(client, table, take, htmx=False)
     assert response.status_code == 302
     assert Move.objects.get().action == take
+
+
+def test_each_city_shows_its_live_score_broken_down(make_user):
+    """During the game, every city's score is shown with what it is made of."""
+    table = _open_table(make_user, 2)
+    rng = random.Random(8)
+    state = PC.setup(2, 8)
+    for _ in range(30):
+        seat = PC.active_seats(state)[0]
+        actions = PC.legal_actions(state, seat)
+        paying = [a for a in actions if a["type"] == "take" and a["pay"]]
+        state = PC.apply(state, seat, rng.choice(paying or actions))
+    page = _show(table, state, user_at(table, 0))
+    view = PC.view(state, 0)
+    for player in view["players"]:
+        parts = player["breakdown"]
+        assert parts["total"] == player["score"]
+        assert f"Buildings {parts['buildings']} · civic tokens {parts['token_points']}" in page
