@@ -1,7 +1,15 @@
 """Bots play any game through the rules protocol, seeing only what their seat sees.
 
 A bot is given ``view(state, seat)``, the legal actions (the same list the view
-carries) and a seeded random generator; it never receives a full state.
+carries) and a seeded random generator; it never receives a full state. Like
+``games/rules/``, this package imports nothing from Django.
+
+- ``base``: the interface, the random bot, the levels and ``get_bot(level, game)``;
+- ``greedy``: the greedy bot, one look ahead with a game's heuristic (easy, medium);
+- ``ismcts``: information-set Monte Carlo tree search over worlds drawn with the
+  game's ``sample_state`` (hard);
+- ``games``: which heuristic and search settings each game uses;
+- ``district_noir``, ``slide``, ``gnav``, ``point_city``: each game's heuristic.
 """
 
 from games.bots.base import BOT_LEVELS, Bot, RandomBot, get_bot

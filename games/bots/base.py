@@ -1,8 +1,14 @@
-"""The bot interface and the registry of bots by game and level."""
+"""The bot interface and the registry of bots by game and level.
+
+Levels: "easy" (the game's greedy bot, with the odd random move), "medium" (the greedy
+bot), "hard" (information-set MCTS, see ``games.bots.ismcts``), and "random" (tests and
+timeouts). A bot is made per game: ``get_bot(level, slug)``.
+"""
 
 from __future__ import annotations
 
 import random
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from games.rules.base import Action
@@ -27,16 +33,41 @@ class RandomBot:
 
 BOT_LEVELS = ("easy", "medium", "hard")
 
+EASY_BLUNDER = 0.3
+"""How often the easy bot plays a random legal move instead of its greedy choice."""
 
-def _game_bots() -> dict[str, Bot]:
-    from games.bots.gnav import GnavBot
 
-    return {"gnav": GnavBot()}
+@dataclass
+class HardBudget:
+    """The hard bot's default budget: playouts per move, capped by wall-clock seconds.
+
+    Measured with ``make bench`` (docs/benchmarks.md) so that a move takes well under a
+    second on a small server; tests shrink it.
+    """
+
+    iterations: dict[str, int] = field(
+        default_factory=lambda: {
+            "district-noir": 1500,
+            "slide": 600,
+            "gnav": 1000,
+            "point-city": 120,
+        }
+    )
+    seconds: float | None = 0.7
+
+
+HARD_BUDGET = HardBudget()
 
 
 def get_bot(level: str, game: str | None = None) -> Bot:
-    """The bot for ``game`` at ``level``: "random" plays at random; the other levels play
-    the game's own bot where it has one. Unknown names never stall a game: they play."""
-    if level == "random":
+    """The bot for ``game`` at ``level``. Unknown names never stall a game: they play at random."""
+    from games.bots import games as per_game
+
+    spec = per_game.SPECS.get(game or "")
+    if level == "random" or spec is None:
         return RandomBot()
-    return _game_bots().get(game or "", RandomBot())
+    if level == "hard":
+        return spec.hard(HARD_BUDGET.iterations.get(spec.slug, 500), HARD_BUDGET.seconds)
+    if level == "easy":
+        return spec.greedy(EASY_BLUNDER)
+    return spec.greedy(0.0)
