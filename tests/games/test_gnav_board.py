@@ -215,7 +215,7 @@ def test_every_log_event_reads_as_a_sentence(variants, strict_templates):
     assert {key[0] for key in found} == EVENT_TYPES
     for key, (event, viewer) in found.items():
         rendered = render_to_string(
-            "games/gnav/log_entry.html", {"entry": event, "names": NAMES, "view": {"seat": viewer}}
+            "games/gnav/log_entry.html", {"entry": event, "names": NAMES, "viewer": viewer}
         )
         sentence = _text(rendered)
         assert INVALID not in rendered, key
@@ -230,7 +230,7 @@ def test_the_log_speaks_of_matadors_and_names_the_cards_a_seat_may_see(variants)
 
     def sentence(kind: str, *rest) -> str:
         event, viewer = found[(kind, *rest)]
-        context = {"entry": event, "names": NAMES, "view": {"seat": viewer}}
+        context = {"entry": event, "names": NAMES, "viewer": viewer}
         return _text(render_to_string("games/gnav/log_entry.html", context))
 
     assert sentence("pass", False, 18, False).startswith("“Horse, pass on!”")
