@@ -44,7 +44,7 @@ format: install
 	$(VENV)/bin/ruff check --fix .
 
 ## Load test: N players play every game over HTTP against a production-style stack of its own
-## (fresh PostgreSQL database, private Redis, two daphne servers, a Celery worker), plus
+## (fresh PostgreSQL database, private Redis, uvicorn with two workers, a Celery worker), plus
 ## pgbench's ceiling for a move-shaped transaction. Figures: docs/benchmarks.md ("Load").
 .PHONY: bench-load
 bench-load: install

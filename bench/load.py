@@ -1,22 +1,28 @@
 """Load bench: N signed-in players play whole games through HTTP, as their browsers would.
 
 It starts a production-style stack of its own (a fresh PostgreSQL database, a
-private Redis, two daphne servers, a Celery worker; DEBUG off, the manifest
-static files that whitenoise serves), signs every player in through the
-sign-in form, and then, for each N, seats N players at tables of every game
-and lets them play random legal moves for a bounded time:
+private Redis, uvicorn with two worker processes (or daphne, ``--server``), a
+Celery worker; DEBUG off, the manifest static files that whitenoise serves),
+signs every player in through the sign-in form, and then, for each N, seats N
+players at tables of every game and lets them play random legal moves for a
+bounded time, as a live page does (``--live``, the default):
 
-- a player whose turn it is posts one of the legal actions it read from
-  ``/t/<id>/view.json`` the way the board does (form fields ``action`` and
-  ``version``, headers ``HX-Request`` and ``X-CSRFToken``), and gets the board
-  fragment back;
-- a waiting player asks ``/t/<id>/?v=<version>`` every ``--poll`` seconds, as an
-  open page does: 204 while nothing changed, the new board when it did.
+- each player's page keeps the table's websocket open and names itself (``?page=``);
+  every change arrives pushed, as this seat's new board; a safety poll every 30 s;
+- a player whose turn it is clicks one of the board's action buttons: a POST with
+  ``action`` and ``version``, headers ``HX-Request``, ``X-CSRFToken`` and ``X-Page``;
+  the answer is the new board (its own socket is spared the same board).
 
-It prints actions per second, latency percentiles per kind of request, the
-errors (5xx and failed connections), the bytes of a table page's first load
-and of the board fragment per move, and pgbench's rate for a move-shaped
-transaction on the same PostgreSQL (the machine's ceiling for moves).
+With ``--no-live`` the pages poll ``/t/<id>/?v=<version>`` every ``--poll`` seconds
+instead (the fallback when the websocket is down). ``--think`` adds a player's
+thinking time before each move.
+
+It prints actions per second, latency percentiles per kind of request ("push": from
+a move's post to another seat's socket receiving its board), the errors (5xx and
+failed connections), the CPU milliseconds per action of each part of the stack,
+the bytes of a table page's first load and of the board fragment per move, and
+pgbench's rate for a move-shaped transaction on the same PostgreSQL (the
+machine's ceiling for moves).
 
     .venv/bin/python bench/load.py --players 8,32,128 --seconds 40
 """
@@ -38,10 +44,12 @@ import tempfile
 import time
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
+from html import unescape
 from html.parser import HTMLParser
 from pathlib import Path
 
 import httpx
+import websockets
 
 ROOT = Path(__file__).resolve().parents[1]
 BIN = Path(sys.executable).parent
@@ -85,23 +93,59 @@ def wait_for_port(port: int, seconds: float = 30) -> None:
     raise RuntimeError(f"nothing answers on port {port}")
 
 
+def cpu_by_role(roles: dict[str, list[int]]) -> dict[str, float]:
+    """CPU seconds used so far by each role's processes and all their children, by
+    PostgreSQL (every ``postgres`` process) and by this load generator."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    procs: dict[int, tuple[int, str, float]] = {}  # pid -> (parent, name, cpu seconds)
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            stat = Path(f"/proc/{entry}/stat").read_text()
+        except OSError:
+            continue
+        name = stat[stat.index("(") + 1 : stat.rindex(")")]
+        fields = stat[stat.rindex(")") + 2 :].split()
+        procs[int(entry)] = (int(fields[1]), name, (int(fields[11]) + int(fields[12])) / ticks)
+    children: dict[int, list[int]] = defaultdict(list)
+    for pid, (parent, _name, _cpu) in procs.items():
+        children[parent].append(pid)
+
+    def tree(pid: int) -> float:
+        return procs.get(pid, (0, "", 0.0))[2] + sum(tree(c) for c in children[pid])
+
+    used = {role: sum(tree(pid) for pid in pids) for role, pids in roles.items()}
+    used["postgres"] = sum(cpu for _p, name, cpu in procs.values() if name == "postgres")
+    times = os.times()
+    used["load generator"] = times.user + times.system
+    return used
+
+
 class Stack:
     """PostgreSQL database, private Redis, daphne servers and a Celery worker, torn down after."""
 
-    def __init__(self, servers: int, players: int, keep_logs: bool) -> None:
-        self.servers, self.players, self.keep_logs = servers, players, keep_logs
+    def __init__(self, server: str, servers: int, players: int, keep_logs: bool) -> None:
+        self.server, self.servers, self.players, self.keep_logs = (
+            server,
+            servers,
+            players,
+            keep_logs,
+        )
         self.tmp = Path(tempfile.mkdtemp(prefix="cardtables-bench-"))
         self.db = f"bench_{secrets.token_hex(4)}"
         self.procs: list[subprocess.Popen] = []
+        self.roles: dict[str, list[int]] = defaultdict(list)  # role -> pids (with children)
         self.urls: list[str] = []
         self.env: dict[str, str] = {}
 
-    def _spawn(self, name: str, command: list[str]) -> subprocess.Popen:
+    def _spawn(self, name: str, command: list[str], role: str = "") -> subprocess.Popen:
         log = (self.tmp / f"{name}.log").open("w")
         proc = subprocess.Popen(
             command, cwd=ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT
         )
         self.procs.append(proc)
+        self.roles[role or name].append(proc.pid)
         return proc
 
     def _manage(self, *args: str) -> None:
@@ -147,21 +191,42 @@ class Stack:
         self._manage("migrate", "--noinput")
         self._manage("collectstatic", "--noinput")
         self._manage("bench_setup", "--players", str(self.players), "--password", PASSWORD)
-        ports = [free_port() for _ in range(self.servers)]
-        for port in ports:
+        if self.server == "uvicorn":  # one port, ``servers`` worker processes behind it
+            ports = [free_port()]
             self._spawn(
-                f"daphne-{port}",
+                "uvicorn",
                 [
-                    str(BIN / "daphne"),
-                    "-b",
+                    str(BIN / "uvicorn"),
+                    "--host",
                     "127.0.0.1",
-                    "-p",
-                    str(port),
+                    "--port",
+                    str(ports[0]),
+                    "--workers",
+                    str(self.servers),
+                    "--no-access-log",
+                    "--log-level",
+                    "warning",
                     "config.asgi:application",
                 ],
+                role="web",
             )
+        else:  # daphne has no workers: one process per port
+            ports = [free_port() for _ in range(self.servers)]
+            for port in ports:
+                self._spawn(
+                    f"daphne-{port}",
+                    [
+                        str(BIN / "daphne"),
+                        "-b",
+                        "127.0.0.1",
+                        "-p",
+                        str(port),
+                        "config.asgi:application",
+                    ],
+                    role="web",
+                )
         self._spawn(
-            "worker",
+            "celery",
             [
                 sys.executable,
                 "-m",
@@ -268,6 +333,11 @@ class Player:
             base_url=base, timeout=60, headers={"User-Agent": "cardtables-bench/1"}
         )
         self.stats = Stats()
+        self.sent_at: dict[
+            tuple[int, int], float
+        ] = {}  # (table, version) -> when a move was posted
+        self.table_mates: list[Player] = []
+        self.page_id = ""  # the open table page's id (live pages)
 
     async def close(self) -> None:
         await self.client.aclose()
@@ -280,6 +350,8 @@ class Player:
         headers = {"X-CSRFToken": self.token, "Origin": self.base, "Referer": self.base + path}
         if htmx:
             headers["HX-Request"] = "true"
+            if self.page_id:
+                headers["X-Page"] = self.page_id
         return headers
 
     async def request(self, kind: str, method: str, url: str, **kwargs) -> httpx.Response | None:
@@ -379,7 +451,7 @@ class Player:
             if not board.running:
                 return True
             if board.my_turn:
-                board = await self.move(table_id, game, think)
+                board = await self.move(table_id, game, think, board)
                 continue
             await asyncio.sleep(self.rng.uniform(0.5 * poll, 1.5 * poll))
             response = await self.request(
@@ -389,24 +461,33 @@ class Player:
                 board = parse_board(response.text) or board
         return False
 
-    async def move(self, table_id: int, game: str, think: float) -> Board | None:
-        data = await self.view(table_id)
-        if data is None:
-            return None
-        view, seat = data["view"] or {}, data["seat"]
-        legal = view.get("legal_actions") or []
-        if data["status"] in DONE or seat not in view.get("active_seats", []) or not legal:
-            return Board(data["version"], False, data["status"] not in DONE)
+    async def move(
+        self, table_id: int, game: str, think: float, board: Board | None = None
+    ) -> Board | None:
+        """Clicks one of the board's action buttons (read from ``view.json`` if the board
+        shows none, as for a choice the page composes in script)."""
+        legal = board.actions if board is not None else []
+        version = board.version if board is not None else None
+        if not legal:
+            data = await self.view(table_id)
+            if data is None:
+                return None
+            view, seat = data["view"] or {}, data["seat"]
+            legal = view.get("legal_actions") or []
+            version = data["version"]
+            if data["status"] in DONE or seat not in view.get("active_seats", []) or not legal:
+                return Board(data["version"], False, data["status"] not in DONE)
         if think:
             await asyncio.sleep(self.rng.uniform(0.5 * think, 1.5 * think))
         path = f"/t/{table_id}/act/"
+        self.sent_at[(table_id, version)] = time.perf_counter()
         response = await self.request(
             "act",
             "POST",
             path,
             data={
-                "action": json.dumps(self.rng.choice(legal)),
-                "version": str(data["version"]),
+                "action": self.rng.choice(legal),
+                "version": str(version),
                 "csrfmiddlewaretoken": self.token,
             },
             headers=self._post_headers(f"/t/{table_id}/", htmx=True),
@@ -422,15 +503,83 @@ class Player:
             self.stats.error(f"POST {path}: {response.status_code}")
         return parse_board(response.text)
 
+    async def play_live(self, table_id: int, game: str, stop_at: float, think: float) -> bool:
+        """Plays at one table with the page's websocket open, as a live browser does: each
+        change arrives as this seat's new board, pushed; the page polls only every 30 s."""
+        # As the page: its socket and its posts carry the page's id (the server then spares
+        # this socket the board the post's answer already brought).
+        self.page_id = secrets.token_urlsafe(12)
+        url = self.base.replace("http://", "ws://") + f"/ws/t/{table_id}/?page={self.page_id}"
+        cookie = "; ".join(f"{k}={v}" for k, v in self.client.cookies.items())
+        try:
+            socket_ = await websockets.connect(
+                url,
+                additional_headers={"Cookie": cookie, "Origin": self.base},
+                max_size=2**23,
+                open_timeout=60,
+            )
+        except (TimeoutError, OSError, websockets.WebSocketException) as exc:
+            self.stats.error(f"websocket {url}: {exc.__class__.__name__} {exc}")
+            return await self.play(table_id, game, stop_at, LIVE_POLL, think)
+        try:
+            page = await self.request("page", "GET", f"/t/{table_id}/")
+            board = parse_board(page.text) if page is not None else None
+            while time.monotonic() < stop_at:
+                if board is not None and not board.running:
+                    return True
+                if board is not None and board.my_turn:
+                    board = await self.move(table_id, game, think, board) or board
+                    continue
+                try:
+                    wait = max(0.1, min(LIVE_POLL, stop_at - time.monotonic()))
+                    message = await asyncio.wait_for(socket_.recv(), wait)
+                except TimeoutError:
+                    version = board.version if board is not None else 0
+                    response = await self.request(
+                        "board",
+                        "GET",
+                        f"/t/{table_id}/?v={version}",
+                        headers={"HX-Request": "true"},
+                    )
+                    if response is not None and response.status_code == 200:
+                        board = parse_board(response.text) or board
+                    continue
+                except websockets.WebSocketException as exc:
+                    self.stats.error(f"websocket {url}: {exc.__class__.__name__}")
+                    return await self.play(table_id, game, stop_at, LIVE_POLL, think)
+                pushed = parse_board(message)
+                if pushed is None:
+                    continue
+                moved_at = self.group_sent_at(table_id, pushed.version - 1)
+                if moved_at is not None:
+                    self.stats.latency["push"].append((time.perf_counter() - moved_at) * 1000)
+                self.stats.fragment_bytes["push " + game].append(len(message))
+                if board is None or pushed.version >= board.version:
+                    board = pushed
+            return False
+        finally:
+            await socket_.close()
+
+    def group_sent_at(self, table_id: int, version: int) -> float | None:
+        """When someone at this table posted the move that made ``version + 1``."""
+        for other in self.table_mates:
+            if (table_id, version) in other.sent_at:
+                return other.sent_at[(table_id, version)]
+        return None
+
 
 @dataclass
 class Board:
     version: int
     my_turn: bool
     running: bool
+    actions: list[str] = field(default_factory=list)
+    """The action buttons' values (JSON), as the page offers them."""
 
 
 BOARD_TAG = re.compile(r'<div id="board"[^>]*>', re.S)
+ACTION_BUTTON = re.compile(r'<button type="submit" name="action" value="([^"]*)"')
+LIVE_POLL = 30.0  # seconds between a live page's safety polls (table.html: every 30s)
 
 
 def parse_board(html: str) -> Board | None:
@@ -439,9 +588,9 @@ def parse_board(html: str) -> Board | None:
     version = re.search(r'data-version="(\d+)"', tag.group(0)) if tag else None
     if version is None:
         return None
-    return Board(
-        int(version.group(1)), 'data-my-turn="1"' in tag.group(0), "hx-get=" in tag.group(0)
-    )
+    my_turn = 'data-my-turn="1"' in tag.group(0)
+    actions = [unescape(v) for v in ACTION_BUTTON.findall(html)] if my_turn else []
+    return Board(int(version.group(1)), my_turn, "hx-get=" in tag.group(0), actions)
 
 
 def seat_groups(players: int) -> list[tuple[str, int, int]]:
@@ -460,11 +609,14 @@ async def run_group(
     players: list[Player],
     game: str,
     stop_at: float,
-    poll: float,
+    poll: float | None,
     think: float,
     tables: list[tuple[str, int]],
 ) -> None:
+    """One table after another for these players; ``poll`` None: live pages (websockets)."""
     host = players[0]
+    for player in players:
+        player.table_mates = players
     while time.monotonic() < stop_at:
         try:
             table_id = await host.create_table(game, len(players))
@@ -475,9 +627,11 @@ async def run_group(
             await asyncio.sleep(1)
             continue
         tables.append((game, table_id))
-        ended = await asyncio.gather(
-            *(p.play(table_id, game, stop_at, poll, think) for p in players)
-        )
+        if poll is None:
+            plays = (p.play_live(table_id, game, stop_at, think) for p in players)
+        else:
+            plays = (p.play(table_id, game, stop_at, poll, think) for p in players)
+        ended = await asyncio.gather(*plays)
         if all(ended):
             host.stats.games_finished += 1
 
@@ -506,7 +660,7 @@ def merge(stats: list[Stats]) -> Stats:
 
 
 async def run_phase(
-    players: list[Player], seconds: float, poll: float, think: float
+    players: list[Player], seconds: float, poll: float | None, think: float
 ) -> tuple[Stats, float, list[tuple[str, int]]]:
     for p in players:
         p.stats = Stats()
@@ -598,8 +752,16 @@ def row(kind: str, values: list[float]) -> str:
 
 async def main(args: argparse.Namespace) -> dict:
     sizes = [int(n) for n in args.players.split(",")]
-    stack = Stack(args.servers, max(sizes), args.keep_logs)
-    result: dict = {"phases": [], "load_before": os.getloadavg()}
+    stack = Stack(args.server, args.servers, max(sizes), args.keep_logs)
+    result: dict = {
+        "phases": [],
+        "load_before": os.getloadavg(),
+        "setup": {
+            "server": f"{args.server} x{args.servers}",
+            "pages": "live (websocket)" if args.live else f"polling every {args.poll} s",
+            "think_s": args.think,
+        },
+    }
     try:
         stack.start()
         pids = " ".join(str(proc.pid) for proc in stack.procs)
@@ -621,9 +783,15 @@ async def main(args: argparse.Namespace) -> dict:
 
         last_tables: list[tuple[str, int]] = []
         for n in sizes:
+            cpu_before = cpu_by_role(stack.roles)
             stats, elapsed, tables = await run_phase(
-                players[:n], args.seconds, args.poll, args.think
+                players[:n], args.seconds, None if args.live else args.poll, args.think
             )
+            cpu_after = cpu_by_role(stack.roles)
+            cpu_ms_per_action = {
+                role: round(1000 * (cpu_after[role] - cpu_before[role]) / max(stats.actions, 1), 1)
+                for role in cpu_after
+            }
             last_tables = tables or last_tables
             phase = {
                 "players": n,
@@ -648,6 +816,7 @@ async def main(args: argparse.Namespace) -> dict:
                 "fragment_bytes": {
                     game: round(sum(v) / len(v)) for game, v in sorted(stats.fragment_bytes.items())
                 },
+                "cpu_ms_per_action": cpu_ms_per_action,
             }
             result["phases"].append(phase)
             print(
@@ -661,6 +830,10 @@ async def main(args: argparse.Namespace) -> dict:
                 print(row(kind, values))
             for sample in stats.error_samples:
                 print("  error:", sample)
+            print(
+                "CPU ms per action: "
+                + ", ".join(f"{role} {ms}" for role, ms in cpu_ms_per_action.items())
+            )
 
         loads = {}
         for game, _seats in GAMES:
@@ -713,7 +886,14 @@ def parse_args() -> argparse.Namespace:
         default=0.0,
         help="seconds a player thinks before a move (on average)",
     )
-    parser.add_argument("--servers", type=int, default=2, help="daphne processes")
+    parser.add_argument("--server", choices=("uvicorn", "daphne"), default="uvicorn")
+    parser.add_argument("--servers", type=int, default=2, help="server processes")
+    parser.add_argument(
+        "--live",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="pages with their websocket open (else they poll every --poll seconds)",
+    )
     parser.add_argument("--pg-clients", type=int, default=8)
     parser.add_argument("--pg-seconds", type=int, default=15)
     parser.add_argument("--seed", type=int, default=1)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import zoneinfo
 from typing import Any
+from urllib.parse import parse_qs
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
@@ -23,6 +24,8 @@ from games.views import board_context
 class TableConsumer(AsyncWebsocketConsumer):
     async def connect(self) -> None:
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
+        query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))
+        self.page_id = query.get("page", [""])[0][: live.PAGE_ID_LENGTH]
         if not await self._table_exists():
             await self.close()
             return
@@ -40,6 +43,8 @@ class TableConsumer(AsyncWebsocketConsumer):
         await self._touch_presence()
 
     async def table_changed(self, event: dict[str, Any]) -> None:
+        if self.page_id and event.get("origin") == self.page_id:
+            return  # this page made the move: its post's answer was the new board
         html = await self._render_board()
         if html:
             await self.send(text_data=html)

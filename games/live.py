@@ -3,12 +3,19 @@
 The message carries only the table and its version, never a seat's data: each
 open page (its websocket consumer, or its poll) then fetches its own seat's view.
 If the channel layer is down, pages still catch up by polling.
+
+A page that made the move already has the new board (the answer to its post), so
+the message names that page (``origin``, a random id the page was given) and its
+own socket skips the render; the player's other pages and everyone else get theirs.
 """
 
 from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
@@ -23,8 +30,25 @@ def group_name(table_id: int) -> str:
     return f"table-{table_id}"
 
 
-def changed_message(table_id: int, version: int) -> dict:
-    return {"type": CHANGED, "table": table_id, "version": version}
+def changed_message(table_id: int, version: int, origin: str = "") -> dict:
+    message = {"type": CHANGED, "table": table_id, "version": version}
+    if origin:
+        message["origin"] = origin
+    return message
+
+
+PAGE_ID_LENGTH = 32
+_origin: ContextVar[str] = ContextVar("origin", default="")
+
+
+@contextmanager
+def changes_from_page(page_id: str) -> Iterator[None]:
+    """Changes made inside this block are announced as coming from page ``page_id``."""
+    token = _origin.set(page_id[:PAGE_ID_LENGTH])
+    try:
+        yield
+    finally:
+        _origin.reset(token)
 
 
 # After a failed broadcast this process stops trying for a while: reaching a dead Redis
@@ -33,17 +57,19 @@ PAUSE_AFTER_FAILURE_SECONDS = 10.0
 _paused_until = 0.0
 
 
-def broadcast_table_changed(table_id: int, version: int) -> None:
+def broadcast_table_changed(table_id: int, version: int, origin: str = "") -> None:
     global _paused_until
     layer = get_channel_layer()
     if layer is None or time.monotonic() < _paused_until:
         return
     try:
-        async_to_sync(layer.group_send)(group_name(table_id), changed_message(table_id, version))
+        message = changed_message(table_id, version, origin)
+        async_to_sync(layer.group_send)(group_name(table_id), message)
     except Exception:  # the layer (Redis) is down: pages fall back to polling
         _paused_until = time.monotonic() + PAUSE_AFTER_FAILURE_SECONDS
         logger.warning("could not broadcast a change of table %s", table_id, exc_info=True)
 
 
 def on_commit_table_changed(table_id: int, version: int) -> None:
-    transaction.on_commit(lambda: broadcast_table_changed(table_id, version))
+    origin = _origin.get()
+    transaction.on_commit(lambda: broadcast_table_changed(table_id, version, origin))

@@ -9,7 +9,7 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.db.models import Q
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
@@ -17,9 +17,9 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
-from games import selectors, services
+from games import live, selectors, services
 from games.catalog import board_template, playable_games, playable_rules
-from games.errors import GameError
+from games.errors import GameError, NotFound
 from games.forms import (
     BOT_LEVEL_CHOICES,
     ActionForm,
@@ -231,27 +231,30 @@ def table_view_json(request: HttpRequest, table_id: int) -> JsonResponse:
 @require_POST
 def table_act(request: HttpRequest, table_id: int) -> HttpResponse:
     """Plays one action. Refusals answer 4xx with the reason and the board as it is now."""
-    table = get_object_or_404(Table.objects.only("pk"), pk=table_id)
     form = ActionForm(request.POST)
-    error, status = "", 200
+    error, status, table = "", 200, None
     if not request.user.is_authenticated:
         error, status = _("Sign in to play."), 403
     elif not form.is_valid():
         error, status = _("That move could not be read."), 400
     else:
         try:
-            services.move_play(
-                table_id=table.pk,
-                user=request.user,
-                action=form.cleaned_data["action"],
-                version=form.cleaned_data["version"],
-            )
+            with live.changes_from_page(request.headers.get("X-Page", "")):
+                # The table as the move left it: the board needs no second read.
+                table = services.move_play(
+                    table_id=table_id,
+                    user=request.user,
+                    action=form.cleaned_data["action"],
+                    version=form.cleaned_data["version"],
+                ).table
+        except NotFound:
+            raise Http404 from None
         except GameError as exc:
             error, status = exc.message, exc.status
+    if table is None:
+        table = get_object_or_404(Table, pk=table_id)
     if not request.htmx and not error:
         return redirect("table_detail", table_id=table.pk)
-    # One query for every field the board reads (refreshing the pk-only row lazily cost seven).
-    table = Table.objects.get(pk=table.pk)
     page = selectors.table_page_for(table, request.user)
     template = "games/partials/board.html" if request.htmx else "games/table.html"
     context = board_context(page, user=request.user, request=request, error=error)

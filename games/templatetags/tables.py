@@ -3,11 +3,18 @@
 from __future__ import annotations
 
 import json
+import secrets
 from typing import Any
 
 from django import template
 
 register = template.Library()
+
+
+@register.simple_tag
+def new_page_id() -> str:
+    """A random id for one open table page: its moves' broadcasts name it (see games/live.py)."""
+    return secrets.token_urlsafe(12)
 
 
 @register.filter

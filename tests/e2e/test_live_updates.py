@@ -1,4 +1,4 @@
-"""In a real browser against daphne (the ASGI server): a move shows up on the other
+"""In a real browser against uvicorn (the production ASGI server): a move shows up on the other
 player's open page through the websocket alone, and its title says "Your turn"."""
 
 from __future__ import annotations
@@ -53,11 +53,13 @@ def asgi_server() -> Iterator[str]:
         [
             sys.executable,
             "-m",
-            "daphne",
-            "-b",
+            "uvicorn",
+            "--host",
             "127.0.0.1",
-            "-p",
+            "--port",
             str(port),
+            "--log-level",
+            "warning",
             "config.asgi:application",
         ],
         cwd=ROOT,
@@ -74,7 +76,7 @@ def asgi_server() -> Iterator[str]:
             time.sleep(0.2)
     else:
         process.kill()
-        pytest.fail("daphne did not start")
+        pytest.fail("uvicorn did not start")
     yield f"http://127.0.0.1:{port}"
     process.terminate()
     process.wait(10)

@@ -17,17 +17,17 @@ from django.urls import reverse
 from games.catalog import playable_games
 from games.models import Table
 from tests.conftest import client_for, play_random_moves
+from tests.pages import without_per_response_tokens
 
 pytestmark = pytest.mark.django_db
 
-CSRF = re.compile(rb'(csrfmiddlewaretoken" value="|X-CSRFToken": ")[^"]+')
 POSITIONS = 12
 
 
 def _received(client, table: Table) -> tuple[bytes, dict]:
     html = client.get(reverse("table_detail", args=[table.pk])).content
     data = client.get(reverse("table_view_json", args=[table.pk])).json()
-    return CSRF.sub(rb"\1-", html), data
+    return without_per_response_tokens(html), data
 
 
 def _with_state(table: Table, state_json: dict) -> None:

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import json
+import re
+
 import pytest
 from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
@@ -114,10 +117,14 @@ def test_the_page_connects_a_socket_and_shows_your_turn_in_the_title(running_tab
     from tests.conftest import client_for
 
     mover, _action, _version = _next_move(running_table)
-    page = client_for(mover).get(reverse("table_detail", args=[running_table.pk])).content
-    assert f'ws-connect="/ws/t/{running_table.pk}/"'.encode() in page
-    assert b'data-my-turn="1"' in page
-    assert b'id="turn-badge"' in page
+    page = client_for(mover).get(reverse("table_detail", args=[running_table.pk])).content.decode()
+    connect = re.search(rf'ws-connect="/ws/t/{running_table.pk}/\?page=([\w-]+)"', page)
+    assert connect, "the page opens its table's socket, naming itself"
+    assert f'hx-headers=\'{{"X-Page": "{connect.group(1)}"}}\'' in page
+    other = client_for(mover).get(reverse("table_detail", args=[running_table.pk])).content
+    assert connect.group(1).encode() not in other, "every page load is a page of its own"
+    assert 'data-my-turn="1"' in page
+    assert 'id="turn-badge"' in page
 
 
 def test_the_socket_board_shows_clocks_in_the_players_time_zone(running_table):
@@ -141,3 +148,44 @@ def test_the_socket_board_shows_clocks_in_the_players_time_zone(running_table):
 
     frame = async_to_sync(scenario)()
     assert "JST" in frame
+
+
+def test_the_page_that_moved_gets_its_board_from_the_post_and_every_other_page_by_socket(
+    running_table,
+):
+    """The moving page's own socket skips the render; the same player's other tab does not."""
+    from django.urls import reverse
+
+    from tests.conftest import client_for
+
+    mover, action, version = _next_move(running_table)
+    waiter = user_at(running_table, 1 - running_table.seats.get(user=mover).position)
+    browser = client_for(mover)
+
+    async def scenario() -> tuple[str, bool, str, str]:
+        sockets = {}
+        for name, user in [("moving", mover), ("other-tab", mover), ("waiter", waiter)]:
+            socket = WebsocketCommunicator(
+                URLRouter(websocket_urlpatterns), f"/ws/t/{running_table.pk}/?page={name}"
+            )
+            socket.scope["user"] = user
+            assert (await socket.connect())[0]
+            sockets[name] = socket
+        response = await database_sync_to_async(browser.post)(
+            reverse("table_act", args=[running_table.pk]),
+            {"action": json.dumps(action), "version": version},
+            HTTP_HX_REQUEST="true",
+            HTTP_X_PAGE="moving",
+        )
+        other_tab = await sockets["other-tab"].receive_from(timeout=5)
+        waiting = await sockets["waiter"].receive_from(timeout=5)
+        silent = await sockets["moving"].receive_nothing(timeout=0.5)
+        for socket in sockets.values():
+            await socket.disconnect()
+        return response.content.decode(), silent, other_tab, waiting
+
+    answer, silent, other_tab, waiting = async_to_sync(scenario)()
+    new_version = f'data-version="{version + 1}"'
+    assert new_version in answer, "the post's answer is the new board"
+    assert silent, "the moving page's socket renders nothing"
+    assert new_version in other_tab and new_version in waiting
