@@ -144,8 +144,9 @@ def _htmx(flag: bool) -> dict[str, str]:
     version=st.one_of(st.none(), values),
     table=st.sampled_from(["running", "open", "finished", "missing"]),
     htmx=st.booleans(),
+    page=st.one_of(st.just(""), text),
 )
-def test_playing_an_action(world, role, action, version, table, htmx):
+def test_playing_an_action(world, role, action, version, table, htmx, page):
     try:
         if json.loads(action) in world.legal_anywhere():
             return  # a legal move is not bad input
@@ -154,7 +155,7 @@ def test_playing_an_action(world, role, action, version, table, htmx):
     table_id = getattr(world, table).pk if table != "missing" else NO_TABLE
     data = {"action": action} if version is None else {"action": action, "version": version}
     url = reverse("table_act", args=[table_id])
-    check(client_for(world.user(role)), "post", url, data, **_htmx(htmx))
+    check(client_for(world.user(role)), "post", url, data, HTTP_X_PAGE=page, **_htmx(htmx))
 
 
 @EXAMPLES

@@ -189,3 +189,31 @@ def test_the_page_that_moved_gets_its_board_from_the_post_and_every_other_page_b
     assert new_version in answer, "the post's answer is the new board"
     assert silent, "the moving page's socket renders nothing"
     assert new_version in other_tab and new_version in waiting
+
+
+def test_any_page_header_is_only_a_name_cut_to_size(running_table, monkeypatch):
+    """A made-up or oversized X-Page still plays the move; the message carries at most
+    PAGE_ID_LENGTH characters of it, and a move made without a page names none."""
+    from django.urls import reverse
+
+    from tests.conftest import client_for
+
+    sent: list[dict] = []
+
+    class RecordingLayer:
+        async def group_send(self, group, message):
+            sent.append(message)
+
+    monkeypatch.setattr(live, "get_channel_layer", lambda: RecordingLayer())
+    mover, action, version = _next_move(running_table)
+    response = client_for(mover).post(
+        reverse("table_act", args=[running_table.pk]),
+        {"action": json.dumps(action), "version": version},
+        HTTP_HX_REQUEST="true",
+        HTTP_X_PAGE="ž" * 5000,
+    )
+    assert response.status_code == 200
+    assert sent[-1]["origin"] == "ž" * live.PAGE_ID_LENGTH
+    mover, action, version = _next_move(running_table)
+    services.move_play(table_id=running_table.pk, user=mover, action=action, version=version)
+    assert "origin" not in sent[-1]
