@@ -50,7 +50,9 @@ format: install
 bench-load: install
 	$(PY) bench/load.py $(BENCH_LOAD_ARGS)
 
-## Rules speed, the bots' speed and strength (200 games per pairing; about 20 minutes on
-## 2 cores): figures in docs/benchmarks.md ("Rules and bots"), made by bench/bots.py.
+## Rules speed, the bots' speed and strength (200 games per pairing; about 25 minutes on
+## 2 cores): figures in docs/benchmarks.md ("Rules and bots"), made by bench/bots.py, and
+## Gnav's ceiling (bench/gnav_ceiling.py: the hard bot against a cheating oracle).
 bench: install
 	$(PY) bench/bots.py $(BENCH_ARGS)
+	$(PY) bench/gnav_ceiling.py --games 1000

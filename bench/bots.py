@@ -43,7 +43,7 @@ from games.rules.base import Rules  # noqa: E402
 #: Player counts for the strength games: each game's usual table.
 TABLE = {"district-noir": 2, "slide": 2, "gnav": 4, "point-city": 2}
 #: The hard bot's playouts per move in the strength games (no clock).
-STRENGTH = {"district-noir": 150, "slide": 80, "gnav": 200, "point-city": 40}
+STRENGTH = {"district-noir": 150, "slide": 150, "gnav": 200, "point-city": 60}
 RULES_SECONDS = 1.5  # CPU seconds of random games per game and player count
 DECISIONS = 12  # hard-bot moves timed per game at the default budget
 
@@ -218,15 +218,17 @@ def report(args: argparse.Namespace) -> str:
         "Win rate of the first level against the second, with the Wilson 95% interval. The"
         " first level sits in one seat, rotated game by game; the others are the second"
         " level. A first place shared by k seats counts as 1/k of a win. *Share* is a seat's"
-        " fair share (1/players). For these games the hard bot has a fixed budget of"
-        " playouts per move and no clock, smaller than its default:"
+        " fair share (1/players); *greedy vs greedy* shows what a seat really gets when"
+        " every seat plays alike (in Gnav, drawn matches take some of it). For these games"
+        " the hard bot has a fixed budget of playouts per move and no clock, smaller than"
+        " its default:"
         f" {', '.join(f'{slug} {n}' for slug, n in STRENGTH.items())}.",
         "",
         "| game | players | pairing | win rate | 95% interval | share | time |",
         "|---|---|---|---|---|---|---|",
     ]
     with ProcessPoolExecutor(max_workers=args.workers) as pool:
-        for hero, other in (("medium", "random"), ("hard", "medium")):
+        for hero, other in (("medium", "random"), ("medium", "medium"), ("hard", "medium")):
             for slug in TABLE:
                 d = duel(pool, slug, hero, other, args.games)
                 low, high = wilson(d.wins, d.games)
@@ -247,17 +249,15 @@ def report(args: argparse.Namespace) -> str:
     return "\n".join(lines)
 
 
-START, END = "<!-- bench/bots.py: start -->", "<!-- bench/bots.py: end -->"
-
-
-def write_section(path: Path, section: str) -> None:
-    """Puts the section between its markers in ``path``, keeping every other section
-    (other benchmarks write to the same file); appends it the first time."""
+def write_section(path: Path, section: str, source: str = "bench/bots.py") -> None:
+    """Puts the section between its markers (``<!-- <source>: start -->`` ... ``end -->``)
+    in ``path``, keeping every other section; appends it the first time."""
+    start, end = f"<!-- {source}: start -->", f"<!-- {source}: end -->"
     text = path.read_text(encoding="utf-8") if path.exists() else "# Benchmarks\n"
-    block = f"{START}\n{section.rstrip()}\n{END}\n"
-    if START in text and END in text:
-        before, rest = text.split(START, 1)
-        after = rest.split(END, 1)[1].lstrip("\n")
+    block = f"{start}\n{section.rstrip()}\n{end}\n"
+    if start in text and end in text:
+        before, rest = text.split(start, 1)
+        after = rest.split(end, 1)[1].lstrip("\n")
         text = before + block + ("\n" + after if after else "")
     else:
         text = text.rstrip("\n") + "\n\n" + block

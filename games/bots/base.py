@@ -1,13 +1,16 @@
 """The bot interface and the registry of bots by game and level.
 
 Levels: "easy" (the game's greedy bot, with the odd random move), "medium" (the greedy
-bot), "hard" (information-set MCTS, see ``games.bots.ismcts``), and "random" (tests and
-timeouts). A bot is made per game: ``get_bot(level, slug)``.
+bot), "hard" (information-set MCTS, see ``games.bots.ismcts``; Gnav has a search of its
+own, ``games.bots.gnav``), and "random" (tests and timeouts). A bot is made per game:
+``get_bot(level, slug)``.
 """
 
 from __future__ import annotations
 
 import random
+import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -20,6 +23,16 @@ class Bot(Protocol):
     ) -> Action:
         """One of ``legal_actions``, chosen from what ``view`` shows."""
         ...
+
+
+def within_budget(iterations: int, seconds: float | None) -> Iterator[int]:
+    """0, 1, 2, ... up to ``iterations``, stopping early once ``seconds`` of wall clock
+    have passed (never before the first): a search's budget."""
+    deadline = None if seconds is None else time.perf_counter() + seconds
+    for iteration in range(iterations):
+        if deadline is not None and iteration and time.perf_counter() > deadline:
+            return
+        yield iteration
 
 
 class RandomBot:

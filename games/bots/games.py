@@ -45,6 +45,9 @@ class GameBots:
     """Weighs drawn worlds by how well they explain the others' play."""
     medium: Callable[[], Bot] | None = None
     """The game's own greedy bot, if it has one (else the scorer's ``GreedyBot``)."""
+    strong: Callable[[int, float | None], Bot] | None = None
+    """The game's own hard bot, made with the budget (playouts, seconds), if it has one
+    (else ``ISMCTSBot`` with the settings above)."""
 
     def greedy(self, blunder: float) -> Bot:
         if self.medium is not None and not blunder:
@@ -56,7 +59,9 @@ class GameBots:
             return greedy_policy(self.scorer, at_random=self.at_random)
         return random_policy
 
-    def hard(self, iterations: int, seconds: float | None) -> ISMCTSBot:
+    def hard(self, iterations: int, seconds: float | None) -> Bot:
+        if self.strong is not None:
+            return self.strong(iterations, seconds)
         return ISMCTSBot(
             get_rules(self.slug),
             iterations=iterations,
@@ -83,15 +88,7 @@ SPECS: dict[str, GameBots] = {
             prior_weight=1.0,
             evaluate=slide.evaluate,
         ),
-        GameBots(
-            "gnav",
-            gnav.scores,
-            greedy_rollouts=True,
-            prior_weight=1.0,
-            evaluate=gnav.evaluate,
-            plausible=gnav.plausible,
-            medium=GnavBot,
-        ),
+        GameBots("gnav", gnav.scores, medium=GnavBot, strong=gnav.search_bot),
         GameBots(
             "point-city",
             point_city.scores,

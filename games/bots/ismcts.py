@@ -21,10 +21,10 @@ from __future__ import annotations
 
 import math
 import random
-import time
 from collections.abc import Callable
 from typing import Any
 
+from games.bots.base import within_budget
 from games.bots.greedy import Scorer
 from games.rules.base import Action, Outcome, Rules, State
 
@@ -155,11 +155,8 @@ class ISMCTSBot:
         me = view["seat"]
         root = Node(me, None)
         candidates = self._grow_root(root, view, legal_actions)
-        deadline = None if self.seconds is None else time.perf_counter() + self.seconds
         worlds: list[State] = []
-        for iteration in range(self.iterations):
-            if deadline is not None and iteration and time.perf_counter() > deadline:
-                break
+        for iteration in within_budget(self.iterations, self.seconds):
             if len(worlds) < self.worlds:
                 worlds.append(self._draw_world(view, rng))
             self._iterate(root, worlds[iteration % self.worlds], view, candidates, rng)

@@ -147,6 +147,7 @@ def sample_state(view: dict[str, Any], seat: int, rng: random.Random) -> GnavSta
         card = next(c for c in pool if FOOL < faces[c] <= highest)
         pool.remove(card)
         dealt[symbol] = card
+    rng.shuffle(pool)  # the cards skipped above must not stay on top of the stock
 
     stored = [_stored(event) for event in log]
     stored[start]["dealt"] = [dealt.get(s) for s in range(NUM_SEATS)]

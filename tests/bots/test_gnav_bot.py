@@ -2,9 +2,19 @@
 
 from __future__ import annotations
 
+import itertools
 import random
 
-from games.bots.gnav import GnavBot
+import pytest
+
+from games.bots.gnav import (
+    MATCH_VALUE,
+    SURPRISE,
+    GnavBot,
+    GnavSearchBot,
+    match_value,
+    plausible,
+)
 from games.rules import get_rules
 
 GNAV = get_rules("gnav")
@@ -81,3 +91,150 @@ def test_it_beats_random_players_more_often_than_its_share():
             state = GNAV.apply(state, seat, action)
         wins += GNAV.outcome(state).ranks[bot_seat] == 0
     assert wins / matches > 0.35
+
+
+# --- the hard bot: the worlds it searches, and how it weighs them -------------------------------
+
+
+def _decisions(matches: int, every: int = 2) -> list[tuple[object, int]]:
+    """States with a real choice from seeded matches between ``GnavBot``s, and who decides."""
+    bot, found = GnavBot(), []
+    for seed in range(matches):
+        state = GNAV.setup(4, 300 + seed)
+        while GNAV.outcome(state) is None:
+            seat = GNAV.active_seats(state)[0]
+            view = GNAV.view(state, seat)
+            if len(found) % every == 0 or seed % every == 0:
+                found.append((state, seat))
+            state = GNAV.apply(state, seat, bot.choose(view, view["legal_actions"], None))
+    return found
+
+
+def _current_deal(log: list[dict]) -> list[dict]:
+    return log[max(i for i, event in enumerate(log) if event["type"] == "deal") :]
+
+
+def test_every_world_drawn_agrees_with_all_the_seat_saw_and_the_public_record():
+    """Cards a seat saw (its own, both sides of its trades, refusals, knocks, the stock's
+    set-aside cards) are the same in every world; trades only ever took ordinary cards;
+    each world's hands are its dealt cards moved by the deal's trades."""
+    rng = random.Random(5)
+    trades_seen = refusals_seen = 0
+    for state, seat in _decisions(40):
+        view = GNAV.view(state, seat)
+        public = {k: v for k, v in GNAV.view(state, None).items() if k != "log"}
+        deal_log = _current_deal(view["log"])
+        trades_seen += any(e["type"] == "trade" and e["gave"] for e in deal_log)
+        refusals_seen += any(e["type"] in ("pass", "cat", "dragoon") for e in deal_log)
+        for _ in range(5):
+            world = GNAV.sample_state(view, seat, rng)
+            assert GNAV.view(world, seat) == view
+            assert {k: v for k, v in GNAV.view(world, None).items() if k != "log"} == public
+            data = GNAV.to_json(world)
+            faces, hold = data["faces"], list(data["dealt"])
+            for event in _current_deal(data["log"])[1:]:
+                if event["type"] == "trade":
+                    asker, target = event["seat"], event["target"]
+                    assert faces[hold[target]] <= 16  # only an ordinary card accepts
+                    assert (event["gave"], event["got"]) == (hold[asker], hold[target])
+                    hold[asker], hold[target] = hold[target], hold[asker]
+                elif event["type"] == "undo":
+                    hold = list(data["dealt"])
+                elif event["type"] == "knock":
+                    assert faces[hold[event["seat"]]] == 1
+            for other in data["order"]:
+                assert data["hands"][other] == hold[other]
+                assert data["fools"][other] == (faces[hold[other]] == 1)
+    assert trades_seen > 10 and refusals_seen > 5, "the matches should cover trades and refusals"
+
+
+def test_plausible_weighs_worlds_as_sensible_players_play():
+    """A world in which the others played as ``GnavBot`` would is fully plausible; one in
+    which a seat kept a low card (or asked with a high one) is a surprise (``SURPRISE``)."""
+    rng = random.Random(8)
+    weights: dict[str, list[float]] = {"low": [], "high": []}
+    for state, seat in _decisions(30):
+        view = GNAV.view(state, seat)
+        log = view["log"]
+        start = max(i for i, event in enumerate(log) if event["type"] == "deal")
+        acted = [e for e in log[start + 1 :] if e["type"] in ("keep", "ask") and e["seat"] != seat]
+        # The real deal was played by GnavBots: it explains every keep and ask.
+        assert plausible(GNAV, state, view) == pytest.approx((1 - SURPRISE) ** len(acted))
+        first = log[start]["order"][0]
+        if [(e["type"], e["seat"]) for e in acted] != [("keep", first)]:
+            continue
+        if _left_marked(view, first):
+            continue  # GnavBot keeps anything but a Fool next to a marked Fool
+        for _ in range(20):  # the first seat kept: what did it hold?
+            world = GNAV.sample_state(view, seat, rng)
+            strength = GNAV.view(world, first)["log"][start]["dealt"][first]["rank"]
+            weights["low" if strength <= 9 else "high"].append(plausible(GNAV, world, view))
+    assert len(weights["low"]) > 20 and len(weights["high"]) > 20
+    assert all(weight == pytest.approx(SURPRISE) for weight in weights["low"])
+    assert all(weight == pytest.approx(1 - SURPRISE) for weight in weights["high"])
+
+
+def _left_marked(view: dict, seat: int) -> bool:
+    order = _current_deal(view["log"])[0]["order"]
+    return order.index(seat) + 1 < len(order) and order[order.index(seat) + 1] in view["fools"]
+
+
+def test_the_match_value_grows_with_a_seats_lives_and_shrinks_with_the_others():
+    assert match_value([3, 3, 3, 3], 0) == pytest.approx(0.25)
+    for mine in (1, 2, 3):  # measured for every way a match can stand before a deal
+        for others in itertools.product(range(4), repeat=3):
+            if any(others):
+                assert (mine, *sorted(others, reverse=True)) in MATCH_VALUE
+    assert match_value([0, 1, 2, 3], 0) == 0.0
+    for lives in ([1, 2, 3, 3], [2, 2, 3, 1], [1, 1, 1, 0], [2, 3, 0, 0]):
+        for seat in range(4):
+            if lives[seat] == 0:
+                continue
+            more = [*lives]
+            more[seat] += 1
+            if max(more) <= 3:
+                assert match_value(more, seat) > match_value(lives, seat)
+            other = next((s for s in range(4) if s != seat and lives[s] > 1), None)
+            if other is None:
+                continue
+            fewer = [*lives]
+            fewer[other] -= 1
+            assert match_value(fewer, seat) > match_value(lives, seat)
+
+
+def test_the_search_bot_keeps_a_cuckoo_and_passes_a_fool_on():
+    bot = GnavSearchBot(GNAV, iterations=60, seconds=None)
+    checked = set()
+    for state, seat in _decisions(40):
+        view = GNAV.view(state, seat)
+        strength = view["card"]["rank"]
+        order = _current_deal(view["log"])[0]["order"]
+        if order[0] != seat or len(order) < 4:
+            continue  # only the first to act in a full deal (alone with the dealer, a
+            # Fool may do as well to stay: both then lose a life)
+        action = bot.choose(view, view["legal_actions"], random.Random(0))
+        if strength == 21:
+            assert action == KEEP
+            checked.add("cuckoo")
+        elif strength == 1 and not _left_marked(view, seat):
+            assert action == ASK
+            checked.add("fool")
+    assert checked == {"cuckoo", "fool"}
+
+
+def test_a_drawn_worlds_stock_is_in_a_fair_random_order():
+    """The stock of a drawn world is the unseen cards in random order: a Fool is turned up
+    first as often as any other rank (once, the Fools skipped when dealing the others
+    their unknown cards were left at the top: a Fool came first one draw in six)."""
+    state = GNAV.setup(4, 11)
+    seat = GNAV.active_seats(state)[0]
+    view = GNAV.view(state, seat)
+    rng = random.Random(2)
+    tops = []
+    for _ in range(600):
+        data = GNAV.to_json(GNAV.sample_state(view, seat, rng))
+        tops.append(data["faces"][data["stock"][0]])
+    fools = tops.count(1)
+    assert fools < 60  # expected about 600 * 2/38 = 32; the skewed order gave about 100
+    high = sum(1 for strength in tops if strength >= 10)
+    assert 0.5 < high / len(tops) < 0.66  # 12 of the 21 ranks

@@ -1,0 +1,129 @@
+"""How much better than the greedy bot can anyone play Gnav? A bench, not a test.
+
+A Gnav seat decides once per deal (keep, or ask) and every deal is shuffled afresh,
+so luck weighs heavily. This measures, against three greedy bots (``GnavBot``) with
+the hero's seat rotated, on the same seeds as ``bench/bots.py``:
+
+- greedy in the hero's seat (the baseline: a fair seat's real share, draws included);
+- the hard bot (``GnavSearchBot``) at the strength budget of ``bench/bots.py``;
+- an oracle that CHEATS: it sees every hand and the stock of the current deal and
+  plays the action whose deal, finished by greedy players, leaves it the best chance
+  to win the match. It bounds what any bot could gain within a deal.
+
+    .venv/bin/python bench/gnav_ceiling.py --games 1000     # (part of make bench)
+
+It writes its table into docs/benchmarks.md, between its own markers.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import os
+import random
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+os.environ.setdefault("DJANGO_DEBUG", "1")
+
+import django  # noqa: E402
+
+django.setup()
+
+from bench.bots import STRENGTH, wilson, write_section  # noqa: E402
+from games.bots.gnav import GnavBot, match_value, search_bot  # noqa: E402
+from games.rules import get_rules  # noqa: E402
+from games.rules.base import Action, State  # noqa: E402
+
+GNAV = get_rules("gnav")
+SEATS = 4
+GREEDY = GnavBot()
+#: A hero's move: (the full state, which only the oracle reads; its seat's view) -> action.
+Hero = Callable[[State, dict, random.Random], Action]
+
+
+def greedy_hero(state: State, view: dict, rng: random.Random) -> Action:
+    return GREEDY.choose(view, view["legal_actions"], rng)
+
+
+def hard_hero() -> Hero:
+    bot = search_bot(STRENGTH["gnav"], None)
+    return lambda state, view, rng: bot.choose(view, view["legal_actions"], rng)
+
+
+def oracle_hero(state: State, view: dict, rng: random.Random) -> Action:
+    """Cheats: plays each action in the real state and keeps the best deal's end."""
+    me = view["seat"]
+    first = GREEDY.choose(view, view["legal_actions"], rng)
+    actions = [first] + [a for a in view["legal_actions"] if a != first]
+    return max(actions, key=lambda a: _deal_value(GNAV.apply(state, me, a), me, view["deal"]))
+
+
+def _deal_value(state: State, me: int, deal: int) -> float:
+    while (outcome := GNAV.outcome(state)) is None:
+        seat = GNAV.active_seats(state)[0]
+        seen = GNAV.view(state, seat)
+        if seen["deal"] != deal:
+            return match_value(seen["lives"], me)
+        state = GNAV.apply(state, seat, GREEDY.choose(seen, seen["legal_actions"], None))
+    return 1.0 / outcome.ranks.count(0) if outcome.ranks[me] == 0 else 0.0
+
+
+def play(hero: Hero, game: int) -> float:
+    """One match, the hero in seat ``game % 4``: its share of the win (as bench/bots.py)."""
+    hero_seat = game % SEATS
+    rng = random.Random(10_000 + game)
+    state = GNAV.setup(SEATS, 20_000 + game)
+    while (outcome := GNAV.outcome(state)) is None:
+        seat = GNAV.waiting_seats(state)[0]
+        view = GNAV.view(state, seat)
+        if seat == hero_seat:
+            action = hero(state, view, rng)
+        else:
+            action = GREEDY.choose(view, view["legal_actions"], rng)
+        state = GNAV.apply(state, seat, action)
+    return 1.0 / outcome.ranks.count(0) if outcome.ranks[hero_seat] == 0 else 0.0
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=1000)
+    parser.add_argument("--out", default=str(ROOT / "docs" / "benchmarks.md"))
+    args = parser.parse_args()
+    lines = [
+        "### Gnav: how far above greedy can a bot get?",
+        "",
+        f"Made by `.venv/bin/python bench/gnav_ceiling.py --games {args.games}` (part of"
+        f" `make bench`) on {dt.datetime.now(dt.UTC):%Y-%m-%d %H:%M} UTC. One hero against"
+        " three greedy bots, its seat rotated, the seeds of the strength games above. The"
+        " oracle cheats: it sees every hand and the stock of the current deal and plays the"
+        " action whose deal, finished by greedy players, leaves it the best chance to win"
+        " the match. No honest bot can know more than its own card and what the table saw.",
+        "",
+        "| hero against three greedy bots | win rate | 95% interval | games | time |",
+        "|---|---|---|---|---|",
+    ]
+    for name, hero in [
+        ("greedy (the baseline)", greedy_hero),
+        (f"hard ({STRENGTH['gnav']} worlds per move)", hard_hero()),
+        ("oracle: sees the whole current deal (cheats)", oracle_hero),
+    ]:
+        started = time.perf_counter()
+        wins = sum(play(hero, game) for game in range(args.games))
+        low, high = wilson(wins, args.games)
+        lines.append(
+            f"| {name} | {wins / args.games:.1%} | {low:.1%} to {high:.1%} | {args.games}"
+            f" | {time.perf_counter() - started:.0f} s |"
+        )
+        print(lines[-1], flush=True)
+    write_section(Path(args.out), "\n".join(lines) + "\n", source="bench/gnav_ceiling.py")
+    print(f"wrote {args.out}")
+
+
+if __name__ == "__main__":
+    main()
