@@ -204,6 +204,8 @@ class Stack:
                     "--workers",
                     str(self.servers),
                     "--no-access-log",
+                    "--timeout-keep-alive",
+                    "75",
                     "--log-level",
                     "warning",
                     "config.asgi:application",

@@ -1,0 +1,123 @@
+"""What one board costs the web process, per game: CPU per request, in-process.
+
+Plays whole games through the real views (Django's test client, PostgreSQL from
+``DATABASE_URL``, the bench settings: DEBUG off, cached templates) and times, per game:
+an action POST (the move and the new board in its answer), and a seat's board fetch
+(the HTMX fragment) at the middle of a game, with the queries each runs. No server,
+no network: the part of a request that is ours.
+
+    DATABASE_URL=postgres://postgres@127.0.0.1:5432/boards .venv/bin/python bench/boards.py
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "bench.settings")
+os.environ.setdefault("BENCH_STATIC_ROOT", tempfile.mkdtemp(prefix="cardtables-boards-"))
+os.environ.setdefault("DJANGO_SECRET_KEY", "bench-boards-" + "x" * 50)
+os.environ.setdefault("DJANGO_ALLOWED_HOSTS", "testserver")
+
+import django  # noqa: E402
+
+django.setup()
+
+from django.core.management import call_command  # noqa: E402
+from django.db import connection  # noqa: E402
+from django.test import Client  # noqa: E402
+from django.test.utils import CaptureQueriesContext  # noqa: E402
+
+from accounts.models import User  # noqa: E402
+from games import services  # noqa: E402
+from games.rules import get_rules  # noqa: E402
+
+GAMES = {"district-noir": 2, "gnav": 4, "slide": 3, "point-city": 2}
+GAMES_PER_KIND = 3
+FETCHES = 30
+
+
+def play_game(
+    game: str, seats: int, rng: random.Random
+) -> tuple[list[float], list[int], tuple[int, Client] | None]:
+    """One whole game by random legal POSTs: CPU ms and queries of each, and the table."""
+    users = [
+        User.objects.get_or_create(username=f"boards{i}", defaults={"email": f"b{i}@x.org"})[0]
+        for i in range(seats)
+    ]
+    table = services.table_create(user=users[0], game=game, num_seats=seats, seconds_per_move=86400)
+    for user in users[1:]:
+        services.table_join(table_id=table.pk, user=user)
+    clients = {}
+    for seat in table.seats.select_related("user"):
+        clients[seat.position] = Client()
+        clients[seat.position].force_login(seat.user)
+    rules, cpu, queries, middle = get_rules(game), [], [], None
+    while True:
+        table.refresh_from_db()
+        if not table.is_running:
+            return cpu, queries, middle
+        state = rules.from_json(table.state)
+        seat = rng.choice(rules.waiting_seats(state) or rules.active_seats(state))
+        action = rng.choice(rules.legal_actions(state, seat))
+        started = time.process_time()
+        with CaptureQueriesContext(connection) as captured:
+            response = clients[seat].post(
+                f"/t/{table.pk}/act/",
+                {"action": json.dumps(action), "version": table.version},
+                HTTP_HX_REQUEST="true",
+            )
+        cpu.append((time.process_time() - started) * 1000)
+        queries.append(len(captured))
+        assert response.status_code == 200, response.status_code
+        if middle is None and len(cpu) >= 20:
+            middle = (table.pk, clients[seat])
+
+
+def fetch_cost(table_id: int, client: Client) -> tuple[float, int]:
+    """A seat's board fragment, fetched again and again: CPU ms and queries per fetch."""
+    url = f"/t/{table_id}/"
+    client.get(url, HTTP_HX_REQUEST="true")
+    started = time.process_time()
+    for _ in range(FETCHES):
+        with CaptureQueriesContext(connection) as captured:
+            client.get(url, HTTP_HX_REQUEST="true")
+    return (time.process_time() - started) * 1000 / FETCHES, len(captured)
+
+
+def main() -> None:
+    call_command("migrate", verbosity=0)
+    call_command("collectstatic", "--noinput", verbosity=0)
+    rng = random.Random(1)
+    print("| game | players | action POST: CPU ms mean / p95 | queries | board fetch: CPU ms |")
+    print("|---|---|---|---|---|")
+    for game, seats in GAMES.items():
+        cpu: list[float] = []
+        queries: list[int] = []
+        fetch: list[float] = []
+        fetch_queries = 0
+        for _ in range(GAMES_PER_KIND):
+            played, counted, middle = play_game(game, seats, rng)
+            cpu += played
+            queries += counted
+            if middle is not None:
+                ms, fetch_queries = fetch_cost(*middle)
+                fetch.append(ms)
+        p95 = sorted(cpu)[int(0.95 * len(cpu))]
+        print(
+            f"| {game} | {seats} | {statistics.mean(cpu):.1f} / {p95:.1f} | {min(queries)} to"
+            f" {max(queries)} | {statistics.mean(fetch):.1f} ({fetch_queries} queries) |",
+            flush=True,
+        )
+
+
+if __name__ == "__main__":
+    main()
