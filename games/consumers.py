@@ -26,6 +26,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
         query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))
         self.page_id = query.get("page", [""])[0][: live.PAGE_ID_LENGTH]
+        self.sent_version = -1  # the version of the last board this socket sent
         if not await self._table_exists():
             await self.close()
             return
@@ -45,8 +46,11 @@ class TableConsumer(AsyncWebsocketConsumer):
     async def table_changed(self, event: dict[str, Any]) -> None:
         if self.page_id and event.get("origin") == self.page_id:
             return  # this page made the move: its post's answer was the new board
-        html = await self._render_board()
+        if event.get("version", 0) <= self.sent_version:
+            return  # a board rendered since (from the table as it was then) is newer
+        html, version = await self._render_board()
         if html:
+            self.sent_version = version
             await self.send(text_data=html)
 
     @database_sync_to_async
@@ -60,14 +64,16 @@ class TableConsumer(AsyncWebsocketConsumer):
             Seat.objects.filter(table_id=self.table_id, user=user).update(seen_at=timezone.now())
 
     @database_sync_to_async
-    def _render_board(self) -> str:
+    def _render_board(self) -> tuple[str, int]:
+        """This socket's board of the table as it is now, and its version."""
         table = Table.objects.filter(pk=self.table_id).first()
         if table is None:
-            return ""
+            return "", -1
         user = self.scope.get("user")
         page = selectors.table_page_for(table, user)
         with translation.override(self._language()), timezone.override(self._zone()):
-            return render_to_string("games/partials/board.html", board_context(page, user=user))
+            html = render_to_string("games/partials/board.html", board_context(page, user=user))
+        return html, table.version
 
     def _zone(self) -> zoneinfo.ZoneInfo:
         """Clocks and deadlines in the player's own time zone, as on the HTTP page."""

@@ -217,3 +217,36 @@ def test_any_page_header_is_only_a_name_cut_to_size(running_table, monkeypatch):
     mover, action, version = _next_move(running_table)
     services.move_play(table_id=running_table.pk, user=mover, action=action, version=version)
     assert "origin" not in sent[-1]
+
+
+def test_a_socket_never_renders_a_board_older_than_the_one_it_sent(running_table):
+    """Messages queued while a socket was rendering name versions it has already sent
+    (each render reads the table as it is now): they are skipped, not rendered again."""
+    from channels.layers import get_channel_layer
+
+    mover, action, version = _next_move(running_table)
+    waiter = user_at(running_table, 1 - running_table.seats.get(user=mover).position)
+
+    async def scenario() -> tuple[str, bool, str]:
+        socket = WebsocketCommunicator(
+            URLRouter(websocket_urlpatterns), f"/ws/t/{running_table.pk}/"
+        )
+        socket.scope["user"] = waiter
+        assert (await socket.connect())[0]
+        await database_sync_to_async(services.move_play)(
+            table_id=running_table.pk, user=mover, action=action, version=version
+        )
+        first = await socket.receive_from(timeout=5)
+        layer = get_channel_layer()
+        stale = live.changed_message(running_table.pk, version + 1)
+        await layer.group_send(live.group_name(running_table.pk), stale)
+        quiet = await socket.receive_nothing(timeout=0.5)
+        await layer.group_send(live.group_name(running_table.pk), {**stale, "version": version + 2})
+        fresh = await socket.receive_from(timeout=5)
+        await socket.disconnect()
+        return first, quiet, fresh
+
+    first, quiet, fresh = async_to_sync(scenario)()
+    assert f'data-version="{version + 1}"' in first
+    assert quiet, "the version already sent is not rendered again"
+    assert 'id="board"' in fresh, "a newer version is"
