@@ -111,9 +111,14 @@ def test_a_move_reaches_the_other_open_page_over_the_websocket(asgi_server, brow
     assert not pages[waiter].title().startswith("●")
     version = pages[waiter].locator("#board").get_attribute("data-version")
 
-    pages[mover].locator("#board-form button[name=action]").first.click()
+    socket_url = pages[mover].locator(".table-page").get_attribute("ws-connect")
+    with pages[mover].expect_request(lambda r: r.url.endswith("/act/")) as posted:
+        pages[mover].locator("#board-form button[name=action]").first.click()
 
     expect(pages[waiter].locator("#board")).not_to_have_attribute("data-version", version)
     expect(pages[waiter].locator("#turn-badge")).to_be_visible()
     pages[waiter].wait_for_function("document.title.startsWith('●')")
     assert table.moves.count() == 1
+    # The moving page named itself: its post carries the id its socket connected with.
+    assert socket_url.endswith(f"?page={posted.value.headers['x-page']}")
+    expect(pages[mover].locator("#board")).not_to_have_attribute("data-version", version)
