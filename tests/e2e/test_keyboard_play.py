@@ -159,3 +159,33 @@ def test_the_display_settings_answer_to_the_keyboard_and_are_saved(live_server, 
     assert User.objects.get(username="cleo").display_warmth == 70
     warmer = page.evaluate("getComputedStyle(document.querySelector('.panel')).backgroundColor")
     assert warmer != paper
+
+
+def test_a_move_pressed_the_moment_a_new_board_arrives_goes_through_htmx(live_server, browser):
+    """A poll may swap in a new board just as a key is pressed. htmx wires up new content
+    when it settles: the settle must be immediate, or the press submits the bare form
+    and the whole page reloads (the focus with it)."""
+    anna_user, ben_user = UserFactory(username="anna"), UserFactory(username="ben")
+    table = services.table_create(
+        user=anna_user, game="district-noir", num_seats=2, seconds_per_move=86400
+    )
+    services.table_join(table_id=table.pk, user=ben_user)
+    mover = table.seats.get(is_waiting=True).user.username
+    page = browser.new_context().new_page()
+    sign_in_by_keyboard(page, live_server.url, mover)
+    open_the_board_by_keyboard(page, f"{live_server.url}/t/{table.pk}/")
+    page.evaluate("window.__sameDocument = true")
+
+    with page.expect_request(lambda r: r.url.endswith("/act/")) as posted:
+        page.evaluate(
+            """() => {
+              const board = document.getElementById("board");
+              // As a poll's answer is swapped: with the configured settle delay.
+              const settleDelay = htmx.config.defaultSettleDelay;
+              htmx.swap(board, board.outerHTML, {swapStyle: "outerHTML", settleDelay});
+              document.querySelector("#board-form button[name=action]").click();
+            }"""
+        )
+    assert posted.value.headers.get("hx-request") == "true", "the move went through htmx"
+    expect(page.locator("#board")).to_have_attribute("data-version", str(table.version + 1))
+    assert page.evaluate("window.__sameDocument === true"), "the page did not reload"
