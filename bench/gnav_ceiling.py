@@ -36,7 +36,7 @@ import django  # noqa: E402
 django.setup()
 
 from bench.bots import STRENGTH, wilson, write_section  # noqa: E402
-from games.bots.gnav import GnavBot, match_value, search_bot  # noqa: E402
+from games.bots.gnav import GnavBot, deal_value, search_bot  # noqa: E402
 from games.rules import get_rules  # noqa: E402
 from games.rules.base import Action, State  # noqa: E402
 
@@ -61,17 +61,9 @@ def oracle_hero(state: State, view: dict, rng: random.Random) -> Action:
     me = view["seat"]
     first = GREEDY.choose(view, view["legal_actions"], rng)
     actions = [first] + [a for a in view["legal_actions"] if a != first]
-    return max(actions, key=lambda a: _deal_value(GNAV.apply(state, me, a), me, view["deal"]))
-
-
-def _deal_value(state: State, me: int, deal: int) -> float:
-    while (outcome := GNAV.outcome(state)) is None:
-        seat = GNAV.active_seats(state)[0]
-        seen = GNAV.view(state, seat)
-        if seen["deal"] != deal:
-            return match_value(seen["lives"], me)
-        state = GNAV.apply(state, seat, GREEDY.choose(seen, seen["legal_actions"], None))
-    return 1.0 / outcome.ranks.count(0) if outcome.ranks[me] == 0 else 0.0
+    return max(
+        actions, key=lambda a: deal_value(GNAV, GNAV.apply(state, me, a), me, view["deal"], rng)
+    )
 
 
 def play(hero: Hero, game: int) -> float:

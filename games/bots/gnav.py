@@ -242,19 +242,24 @@ class GnavSearchBot:
         self, world: State, view: dict[str, Any], action: Action, rng: random.Random
     ) -> float:
         """The searching seat's match value once ``action`` and the rest of the deal are played."""
-        rules, me = self.rules, view["seat"]
-        world = rules.apply(world, me, action)
-        while True:
-            seats = rules.active_seats(world)
-            if not seats:
-                outcome = rules.outcome(world)
-                assert outcome is not None
-                ranks = outcome.ranks
-                return 1.0 / ranks.count(0) if ranks[me] == 0 else 0.0
-            seen = rules.view(world, seats[0])
-            if seen["deal"] != view["deal"]:
-                return match_value(seen["lives"], me)
-            world = rules.apply(world, seats[0], _GNAV.choose(seen, seen["legal_actions"], rng))
+        me = view["seat"]
+        return deal_value(self.rules, self.rules.apply(world, me, action), me, view["deal"], rng)
+
+
+def deal_value(rules: Rules, world: State, seat: int, deal: int, rng: random.Random) -> float:
+    """``seat``'s chance to win the match once deal number ``deal`` of ``world`` is played
+    out by ``GnavBot`` players: its match value from the lives left, or its share of the
+    win if the match ended."""
+    while True:
+        seats = rules.active_seats(world)
+        if not seats:
+            outcome = rules.outcome(world)
+            assert outcome is not None
+            return 1.0 / outcome.ranks.count(0) if outcome.ranks[seat] == 0 else 0.0
+        seen = rules.view(world, seats[0])
+        if seen["deal"] != deal:
+            return match_value(seen["lives"], seat)
+        world = rules.apply(world, seats[0], _GNAV.choose(seen, seen["legal_actions"], rng))
 
 
 def search_bot(iterations: int, seconds: float | None) -> GnavSearchBot:
