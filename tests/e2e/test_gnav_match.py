@@ -10,6 +10,7 @@ from django.db import connection
 from playwright.sync_api import expect
 
 from games.models import Move, Table
+from tests.e2e.pages import sign_in
 from tests.factories import UserFactory
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -30,10 +31,7 @@ def test_a_human_plays_a_match_against_three_bots_to_its_end(
 ):
     UserFactory(username="sigrid")
     page = browser.new_context(viewport={"width": 1000, "height": 900}).new_page()
-    page.goto(f"{live_server.url}/accounts/login/")
-    page.fill("input[name=login]", "sigrid")
-    page.fill("input[name=password]", "correct horse battery staple")
-    page.click("form button[type=submit]")
+    sign_in(page, live_server.url, "sigrid")
     page.locator(".game-card", has_text="Gnav").get_by_role("button").click()
     expect(page.locator("#board")).to_be_visible()
 

@@ -15,11 +15,11 @@ from playwright.sync_api import Page, expect
 from accounts.models import User
 from games import services
 from games.models import Table
+from tests.e2e.pages import PASSWORD
 from tests.factories import UserFactory
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
-PASSWORD = "correct horse battery staple"
 ACTION = "#board-form button[name=action]:not([disabled])"
 GAME_TIMEOUT_S = 300
 FOCUS_STATE = """() => {

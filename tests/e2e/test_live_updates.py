@@ -16,6 +16,7 @@ from django.db import connection
 from playwright.sync_api import expect
 
 from games import services
+from tests.e2e.pages import sign_in
 from tests.factories import UserFactory
 
 pytestmark = [
@@ -28,7 +29,6 @@ pytestmark = [
 ]
 
 ROOT = Path(__file__).resolve().parents[2]
-PASSWORD = "correct horse battery staple"  # the factory's
 
 
 def _free_port() -> int:
@@ -84,11 +84,7 @@ def asgi_server() -> Iterator[str]:
 
 def _log_in(browser, base: str, username: str):
     page = browser.new_context().new_page()
-    page.goto(f"{base}/accounts/login/")
-    page.fill("input[name=login]", username)
-    page.fill("input[name=password]", PASSWORD)
-    page.click("form button[type=submit]")
-    expect(page.locator(".site-header")).to_contain_text(username)
+    sign_in(page, base, username)
     return page
 
 

@@ -13,11 +13,11 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from games import services
 from games.models import Table
+from tests.e2e.pages import sign_in
 from tests.factories import UserFactory
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
-PASSWORD = "correct horse battery staple"
 GAME_TIMEOUT_S = 150  # a 2-player game takes under a minute on a quiet machine
 
 
@@ -48,14 +48,6 @@ def open_page(browser):
     yield open_one
     for context in contexts:
         context.close()
-
-
-def sign_in(page: Page, base: str, username: str) -> None:
-    page.goto(f"{base}/accounts/login/")
-    page.fill("input[name=login]", username)
-    page.fill("input[name=password]", PASSWORD)
-    page.click("form button[type=submit]")
-    expect(page.locator(".site-header")).to_contain_text(username)
 
 
 def choose_a_move(page: Page, rng: random.Random) -> Locator:

@@ -12,12 +12,12 @@ from playwright.sync_api import Page, expect
 from games import services
 from games.models import Table
 from games.rules import get_rules
+from tests.e2e.pages import sign_in
 from tests.factories import UserFactory
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 SLIDE = get_rules("slide")
-PASSWORD = "correct horse battery staple"  # the factory's
 GAME_TIMEOUT_S = 300  # generous: on a busy machine a move can take seconds
 CLICK_MS = 10_000
 BOARD_STATE = """() => {
@@ -30,14 +30,6 @@ BOARD_STATE = """() => {
     edges: takes ? Math.round(sl.querySelectorAll(".sl-ring > .sl-arrow").length / takes) : 0,
   };
 }"""
-
-
-def log_in(page: Page, base: str, username: str) -> None:
-    page.goto(f"{base}/accounts/login/")
-    page.fill("input[name=login]", username)
-    page.fill("input[name=password]", PASSWORD)
-    page.click("form button[type=submit]")
-    expect(page.locator(".site-header")).to_contain_text(username)
 
 
 def take_a_turn(page: Page, rng: random.Random) -> bool:
@@ -78,7 +70,7 @@ def test_three_players_open_join_and_finish_a_game_by_clicking(live_server, brow
     pages = []
     for name, (width, height) in zip(names, sizes, strict=True):
         page = browser.new_context(viewport={"width": width, "height": height}).new_page()
-        log_in(page, base, name)
+        sign_in(page, base, name)
         pages.append(page)
     anna, ben, cleo = pages
 
