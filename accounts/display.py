@@ -34,7 +34,9 @@ class DisplaySettings:
     def from_cookie(cls, value: str | None) -> DisplaySettings:
         """The cookie's "contrast-grain-warmth"; the defaults for anything else."""
         parts = (value or "").split("-")
-        if len(parts) != len(FIELDS) or not all(part.isdigit() for part in parts):
+        # isascii: "²".isdigit() is true, but int("²") fails.
+        digits = all(part.isascii() and part.isdigit() and len(part) <= 3 for part in parts)
+        if len(parts) != len(FIELDS) or not digits:
             return cls()
         numbers = [int(part) for part in parts]
         return cls(*numbers) if all(_in_range(n) for n in numbers) else cls()

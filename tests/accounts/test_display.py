@@ -42,7 +42,10 @@ def test_a_visitors_cookie_is_written_on_html():
     assert b'style="--contrast: 0.75; --grain: 0.6; --warmth: 0.1"' in tag
 
 
-@pytest.mark.parametrize("cookie", ["", "junk", "1-2", "50-50-101", "-1-5-5", "5-5-5-5", "a-b-c"])
+@pytest.mark.parametrize(
+    "cookie",
+    ["", "junk", "1-2", "50-50-101", "-1-5-5", "5-5-5-5", "a-b-c", "²-5-5", "5-5-" + "9" * 5000],
+)
 def test_a_broken_cookie_falls_back_to_the_defaults(cookie):
     client = Client()
     client.cookies[COOKIE_NAME] = cookie
