@@ -73,9 +73,13 @@ class TablePage:
         return [str(by_position.get(p, "")) for p in range(self.table.num_seats)]
 
 
-def table_page_for(table: Table, user: User) -> TablePage:
-    """The table as ``user`` may see it: their seat's view, or the spectator's."""
-    seats = list(table.seats.select_related("user"))
+def table_page_for(table: Table, user: User, seats: list[Seat] | None = None) -> TablePage:
+    """The table as ``user`` may see it: their seat's view, or the spectator's.
+
+    ``seats`` (users loaded) spares the query when the caller has just read them.
+    """
+    if seats is None:
+        seats = list(table.seats.select_related("user"))
     position = next(
         (s.position for s in seats if user.is_authenticated and s.user_id == user.pk), None
     )

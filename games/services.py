@@ -190,11 +190,18 @@ def _away_user_ids(user_ids: list[int], now: Any) -> set[int]:
     )
 
 
-def store_state(table: Table, rules: Rules, state: Any, mover: int | None = None) -> None:
+def store_state(
+    table: Table,
+    rules: Rules,
+    state: Any,
+    mover: int | None = None,
+    seats: list[Seat] | None = None,
+) -> None:
     """Saves a new state and all that follows from it: version, clocks, outcome, then tells.
 
-    The caller holds the table's row lock. A ``mover`` still waited for after its
-    move (a solo game, or two actions in a row) starts a new turn with a fresh clock.
+    The caller holds the table's row lock (and may pass the table's ``seats``, users
+    loaded, to spare a query). A ``mover`` still waited for after its move (a solo game,
+    or two actions in a row) starts a new turn with a fresh clock.
     """
     now = timezone.now()
     table.state = rules.to_json(state)
@@ -202,7 +209,8 @@ def store_state(table: Table, rules: Rules, state: Any, mover: int | None = None
     outcome = rules.outcome(state)
     waiting = set(rules.waiting_seats(state)) if outcome is None else set()
     fields = ["state", "version", "status", "started_at", "seed"]
-    seats = list(table.seats.select_related("user"))
+    if seats is None:
+        seats = list(table.seats.select_related("user"))
     if outcome is not None:
         table.status = Table.Status.FINISHED
         table.finished_at = now
@@ -256,10 +264,14 @@ def _with_forfeits(outcome: dict[str, Any], seats: list[Seat]) -> dict[str, Any]
 class MoveResult:
     table: Table
     move: Move
+    seats: list[Seat]  # as the move left them, users loaded: the new board needs no re-read
 
 
-def apply_move(table: Table, seat: Seat, action: Any, by: str) -> Move:
-    """Applies one action for ``seat`` at a locked, running table and stores it all."""
+def apply_move(
+    table: Table, seat: Seat, action: Any, by: str, seats: list[Seat] | None = None
+) -> Move:
+    """Applies one action for ``seat`` (one of ``seats``, if given) at a locked, running table
+    and stores it all."""
     rules = rules_for(table)
     state = rules.from_json(table.state)
     try:
@@ -269,7 +281,7 @@ def apply_move(table: Table, seat: Seat, action: Any, by: str) -> Move:
     # The last seq by the (table, seq) index: the same cost at move 1 and move 300, unlike a count.
     last = table.moves.order_by("-seq").values_list("seq", flat=True).first()
     move = Move(table=table, seq=(last or 0) + 1, position=seat.position, action=action, by=by)
-    store_state(table, rules, new_state, mover=seat.position)
+    store_state(table, rules, new_state, mover=seat.position, seats=seats)
     move.version = table.version
     move.save()
     return move
@@ -282,7 +294,8 @@ def move_play(*, table_id: int, user: User, action: Any, version: int | None) ->
     A stale or repeated submission raises ``Conflict`` and changes nothing.
     """
     table = locked_table(table_id)
-    seat = table.seats.filter(user=user).first() if user.is_authenticated else None
+    seats = list(table.seats.select_related("user"))
+    seat = next((s for s in seats if user.is_authenticated and s.user_id == user.pk), None)
     if seat is None:
         raise Forbidden(_("You are not seated at this table."))
     if not table.is_running:
@@ -291,8 +304,8 @@ def move_play(*, table_id: int, user: User, action: Any, version: int | None) ->
         raise Conflict(_("The game moved on before your move arrived. Here is the board now."))
     if seat.replaced_by_bot:
         raise Forbidden(_("A bot plays this seat now: you ran out of time too often."))
-    move = apply_move(table, seat, action, Move.By.PLAYER)
-    return MoveResult(table=table, move=move)
+    move = apply_move(table, seat, action, Move.By.PLAYER, seats=seats)
+    return MoveResult(table=table, move=move, seats=seats)
 
 
 def _moved_since(table: Table, seat: Seat, version: int) -> bool:

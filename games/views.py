@@ -9,7 +9,7 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.db.models import Q
-from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
@@ -33,6 +33,9 @@ from games.rules import Rules
 from games.time_controls import DEFAULT_TIME_PER_MOVE
 
 PRESENCE_REFRESH = dt.timedelta(seconds=20)
+# The board shows the latest log entries only, so that rendering and sending it costs the
+# same at move 10 and move 300; the earlier ones load on demand (``table_log``).
+LOG_TAIL = 20
 
 
 def lobby(request: HttpRequest) -> HttpResponse:
@@ -141,16 +144,23 @@ def table_invite(request: HttpRequest, code: str) -> HttpResponse:
     return redirect("table_detail", table_id=table.pk)
 
 
+def whole_number(text: str) -> int | None:
+    """``text`` as a whole number, or None: ASCII digits only (``"²".isdigit()`` is true too)."""
+    if text.isascii() and text.isdigit() and len(text) <= 12:
+        return int(text)
+    return None
+
+
 @require_GET
 def table_detail(request: HttpRequest, table_id: int) -> HttpResponse:
     """The whole table page, or (for HTMX) just the board.
 
     The board polls with ``?v=<version>``: an unchanged table answers 204 at the cost of one query.
     """
-    seen = request.GET.get("v", "")
-    if request.htmx and seen.isdigit():
+    seen = whole_number(request.GET.get("v", ""))
+    if request.htmx and seen is not None:
         current = Table.objects.filter(pk=table_id).values_list("version", flat=True).first()
-        if current is not None and current == int(seen):
+        if current is not None and current == seen:
             _touch_presence(request, table_id)
             return HttpResponse(status=204)
     table = get_object_or_404(Table, pk=table_id)
@@ -170,6 +180,7 @@ def board_context(
     """What the board fragment needs; the same for HTTP and for the websocket."""
     table = page.table
     invite = reverse("table_invite", args=[table.invite_code])
+    log = page.view["log"] if page.view else []
     return {
         "page": page,
         "table": table,
@@ -178,6 +189,9 @@ def board_context(
         "user": user,
         "board_template": board_template(table.game),
         "log_template": f"games/{table.game}/log_entry.html",
+        "log_entries": log[-LOG_TAIL:],
+        "log_earlier": max(0, len(log) - LOG_TAIL),
+        "log_total": len(log),
         "error": error,
         "poll_ms": settings.TABLE_POLL_MS,
         "invite_url": request.build_absolute_uri(invite) if request else settings.SITE_URL + invite,
@@ -213,6 +227,34 @@ def _touch_presence(request: HttpRequest, table_id: int) -> None:
 
 
 @require_GET
+def table_log(request: HttpRequest, table_id: int) -> HttpResponse:
+    """The game log as this user may see it.
+
+    The board shows the latest entries; its "earlier entries" link (HTMX) fetches the
+    entries before ``?before=`` here. Without HTMX, the whole log as a page.
+    """
+    before = request.GET.get("before")
+    end = whole_number(before) if before is not None else None
+    if before is not None and end is None:
+        return HttpResponseBadRequest(_("The log position must be a whole number."))
+    table = get_object_or_404(Table, pk=table_id)
+    page = selectors.table_page_for(table, request.user)
+    log = page.view["log"] if page.view else []
+    context = {
+        "table": table,
+        "names": page.names,
+        "view": page.view,
+        "log_template": f"games/{table.game}/log_entry.html",
+        "log_entries": log,
+    }
+    if not request.htmx:  # the board's link, followed without JavaScript: the whole log
+        return render(request, "games/table_log.html", context)
+    if end is not None:
+        context["log_entries"] = log[:end]
+    return render(request, "games/partials/log_entries.html", context)
+
+
+@require_GET
 def table_view_json(request: HttpRequest, table_id: int) -> JsonResponse:
     """The same view as the board, as JSON: what this user's seat (or a spectator) may know."""
     table = get_object_or_404(Table, pk=table_id)
@@ -232,7 +274,7 @@ def table_view_json(request: HttpRequest, table_id: int) -> JsonResponse:
 def table_act(request: HttpRequest, table_id: int) -> HttpResponse:
     """Plays one action. Refusals answer 4xx with the reason and the board as it is now."""
     form = ActionForm(request.POST)
-    error, status, table = "", 200, None
+    error, status, table, seats = "", 200, None, None
     if not request.user.is_authenticated:
         error, status = _("Sign in to play."), 403
     elif not form.is_valid():
@@ -240,13 +282,14 @@ def table_act(request: HttpRequest, table_id: int) -> HttpResponse:
     else:
         try:
             with live.changes_from_page(request.headers.get("X-Page", "")):
-                # The table as the move left it: the board needs no second read.
-                table = services.move_play(
+                result = services.move_play(
                     table_id=table_id,
                     user=request.user,
                     action=form.cleaned_data["action"],
                     version=form.cleaned_data["version"],
-                ).table
+                )
+            # The table and seats as the move left them: the board needs no second read.
+            table, seats = result.table, result.seats
         except NotFound:
             raise Http404 from None
         except GameError as exc:
@@ -255,7 +298,7 @@ def table_act(request: HttpRequest, table_id: int) -> HttpResponse:
         table = get_object_or_404(Table, pk=table_id)
     if not request.htmx and not error:
         return redirect("table_detail", table_id=table.pk)
-    page = selectors.table_page_for(table, request.user)
+    page = selectors.table_page_for(table, request.user, seats=seats)
     template = "games/partials/board.html" if request.htmx else "games/table.html"
     context = board_context(page, user=request.user, request=request, error=error)
     return render(request, template, context, status=status)

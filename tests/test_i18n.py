@@ -65,6 +65,7 @@ PAGES = {
     "leaderboard",
     "player_profile",
     "table_detail",
+    "table_log",
     "table_replay",
     "profile_edit",
     "play_settings",
@@ -287,6 +288,7 @@ def page_urls(site: dict, signed_in: bool) -> list[tuple[str, str, int]]:
     urls.append(("player_profile", reverse("player_profile", args=[player.username]), 200))
     for table in site["running"] + site["finished"]:
         urls.append(("table_detail", reverse("table_detail", args=[table.pk]), 200))
+        urls.append(("table_log", reverse("table_log", args=[table.pk]), 200))
     for table in site["finished"]:
         urls.append(("table_replay", reverse("table_replay", args=[table.pk]), 200))
         urls.append(("table_replay", reverse("table_replay", args=[table.pk]) + "?step=1", 200))

@@ -10,12 +10,15 @@ from django.db import connection
 from playwright.sync_api import expect
 
 from games.models import Move, Table
+from games.rules import get_rules
+from games.views import LOG_TAIL
 from tests.e2e.pages import sign_in
 from tests.factories import UserFactory
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 MATCH_TIMEOUT_S = 240
+GNAV = get_rules("gnav")
 
 
 @pytest.fixture
@@ -54,4 +57,9 @@ def test_a_human_plays_a_match_against_three_bots_to_its_end(
     assert decisions > 0
     assert Move.objects.filter(table=table, by=Move.By.BOT).count() > 0
     expect(page.locator(".result")).to_be_visible()
-    assert page.locator(".log li").count() > 10
+    # The board shows the latest entries of the log; a click brings the earlier ones in.
+    log = GNAV.view(GNAV.from_json(table.state), table.seats.get(user__username="sigrid").position)
+    assert len(log["log"]) > LOG_TAIL
+    expect(page.locator(".log li")).to_have_count(LOG_TAIL + 1)
+    page.locator(".log-earlier a").click()
+    expect(page.locator(".log li")).to_have_count(len(log["log"]))

@@ -81,7 +81,8 @@ def test_the_table_page_and_its_json_show_each_their_own_seat_only(cast, role):
     client = client_for(cast.user(role))
     page = client.get(reverse("table_detail", args=[cast.table.pk]))
     data = client.get(reverse("table_view_json", args=[cast.table.pk])).json()
-    assert page.status_code == 200
+    log = client.get(reverse("table_log", args=[cast.table.pk]))
+    assert page.status_code == 200 and log.status_code == 200
     seated = role in ("mover", "waiting")
     assert (b"Your hand" in page.content) is seated
     assert (data["seat"] is not None) is seated
@@ -96,7 +97,15 @@ def test_the_table_page_and_its_json_show_each_their_own_seat_only(cast, role):
 @pytest.mark.parametrize("role", ROLES)
 @pytest.mark.parametrize(
     "name",
-    ["lobby", "leaderboard", "player_profile", "table_replay", "table_record", "table_detail"],
+    [
+        "lobby",
+        "leaderboard",
+        "player_profile",
+        "table_replay",
+        "table_record",
+        "table_detail",
+        "table_log",
+    ],
 )
 def test_public_pages_answer_everyone(cast, role, name):
     finished = cast.other
@@ -109,6 +118,7 @@ def test_public_pages_answer_everyone(cast, role, name):
         "table_replay": [finished.pk],
         "table_record": [finished.pk],
         "table_detail": [cast.other.pk],
+        "table_log": [cast.other.pk],
     }[name]
     assert client_for(cast.user(role)).get(reverse(name, args=args)).status_code == 200
 

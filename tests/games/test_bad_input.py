@@ -276,14 +276,23 @@ def test_profile_language_and_display_settings(world, role, body, url):
     check(client_for(world.user(role)), "post", url, body)
 
 
-PAGES = ["table_replay", "table_replay_running", "leaderboard", "player_profile", "table_detail"]
+PAGES = [
+    "table_replay",
+    "table_replay_running",
+    "leaderboard",
+    "player_profile",
+    "table_detail",
+    "table_log",
+]
 
 
 @EXAMPLES
 @given(
     role=who,
     page=st.sampled_from([*PAGES, "lobby"]),
-    params=st.dictionaries(st.sampled_from(["step", "page", "provisional", "v"]) | text, values),
+    params=st.dictionaries(
+        st.sampled_from(["step", "page", "provisional", "v", "before"]) | text, values
+    ),
     htmx=st.booleans(),
 )
 def test_query_parameters_of_pages(world, role, page, params, htmx):
@@ -293,9 +302,24 @@ def test_query_parameters_of_pages(world, role, page, params, htmx):
         "leaderboard": lambda: reverse("leaderboard", args=["district-noir"]),
         "player_profile": lambda: reverse("player_profile", args=[world.alice.username]),
         "table_detail": lambda: reverse("table_detail", args=[world.running.pk]),
+        "table_log": lambda: reverse("table_log", args=[world.running.pk]),
         "lobby": lambda: reverse("lobby"),
     }[page]()
     check(client_for(world.user(role)), "get", url, params, **_htmx(htmx))
+
+
+# Characters that str.isdigit() accepts but int() refuses, and a number too long to read.
+NOT_QUITE_NUMBERS = ["²", "1²", "⁵", "9" * 5000]
+
+
+@pytest.mark.parametrize("value", NOT_QUITE_NUMBERS)
+def test_numbers_that_only_look_like_numbers(world, value):
+    """A board poll's ``?v=²`` was a 500: "²".isdigit() is true, int("²") fails."""
+    client = client_for(world.user("seated"))
+    board = reverse("table_detail", args=[world.running.pk])
+    assert check(client, "get", board, {"v": value}, HTTP_HX_REQUEST="true").status_code == 200
+    log = reverse("table_log", args=[world.running.pk])
+    assert check(client, "get", log, {"before": value}, HTTP_HX_REQUEST="true").status_code == 400
 
 
 @EXAMPLES

@@ -26,6 +26,7 @@ POSITIONS = 12
 
 def _received(client, table: Table) -> tuple[bytes, dict]:
     html = client.get(reverse("table_detail", args=[table.pk])).content
+    html += client.get(reverse("table_log", args=[table.pk])).content  # the whole log
     data = client.get(reverse("table_view_json", args=[table.pk])).json()
     return without_per_response_tokens(html), data
 
