@@ -2,9 +2,10 @@
 
 Plays whole games through the real views (Django's test client, PostgreSQL from
 ``DATABASE_URL``, the bench settings: DEBUG off, cached templates) and times, per game:
-an action POST (the move and the new board in its answer), and a seat's board fetch
-(the HTMX fragment) at the middle of a game, with the queries each runs. No server,
-no network: the part of a request that is ours.
+an action POST (the move and the new board in its answer), a seat's board fetch (the
+HTMX fragment), with the queries each runs, and the cheapest signed-in request there is
+(an unchanged board poll: session, user, one query, 204): the floor under every request.
+No server, no network: the part of a request that is ours.
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/boards .venv/bin/python bench/boards.py
 """
@@ -31,13 +32,16 @@ import django  # noqa: E402
 
 django.setup()
 
+from django.core.handlers.wsgi import WSGIHandler  # noqa: E402
 from django.core.management import call_command  # noqa: E402
 from django.db import connection  # noqa: E402
-from django.test import Client  # noqa: E402
+from django.test import Client, RequestFactory  # noqa: E402
+from django.test.client import FakePayload  # noqa: E402
 from django.test.utils import CaptureQueriesContext  # noqa: E402
 
 from accounts.models import User  # noqa: E402
 from games import services  # noqa: E402
+from games.models import Table  # noqa: E402
 from games.rules import get_rules  # noqa: E402
 
 GAMES = {"district-noir": 2, "gnav": 4, "slide": 3, "point-city": 2}
@@ -93,16 +97,48 @@ def fetch_cost(table_id: int, client: Client) -> tuple[float, int]:
     return (time.process_time() - started) * 1000 / FETCHES, len(captured)
 
 
+def poll_cost(table_id: int, client: Client) -> float:
+    """The floor of any signed-in request: CPU ms of an unchanged board poll (a 204).
+
+    Called straight through Django's WSGI handler with the client's session cookie, so
+    that the test client's own bookkeeping is not counted: session, user, one query.
+    """
+    version = Table.objects.values_list("version", flat=True).get(pk=table_id)
+    environ = RequestFactory()._base_environ(
+        PATH_INFO=f"/t/{table_id}/",
+        QUERY_STRING=f"v={version}",
+        REQUEST_METHOD="GET",
+        HTTP_COOKIE=f"sessionid={client.cookies['sessionid'].value}",
+        HTTP_HX_REQUEST="true",
+    )
+    handler, statuses = WSGIHandler(), []
+
+    def poll() -> None:
+        request = {**environ, "wsgi.input": FakePayload(b"")}
+        b"".join(handler(request, lambda status, headers: statuses.append(status)))
+
+    poll()
+    started = time.process_time()
+    for _ in range(FETCHES):
+        poll()
+    assert set(statuses) == {"204 No Content"}, statuses
+    return (time.process_time() - started) * 1000 / FETCHES
+
+
 def main() -> None:
     call_command("migrate", verbosity=0)
     call_command("collectstatic", "--noinput", verbosity=0)
     rng = random.Random(1)
-    print("| game | players | action POST: CPU ms mean / p95 | queries | board fetch: CPU ms |")
-    print("|---|---|---|---|---|")
+    print(
+        "| game | players | action POST: CPU ms mean / p95 | queries | board fetch: CPU ms"
+        " | unchanged poll (204): CPU ms |"
+    )
+    print("|---|---|---|---|---|---|")
     for game, seats in GAMES.items():
         cpu: list[float] = []
         queries: list[int] = []
         fetch: list[float] = []
+        polls: list[float] = []
         fetch_queries = 0
         for _ in range(GAMES_PER_KIND):
             played, counted, middle = play_game(game, seats, rng)
@@ -111,10 +147,12 @@ def main() -> None:
             if middle is not None:
                 ms, fetch_queries = fetch_cost(*middle)
                 fetch.append(ms)
+                polls.append(poll_cost(*middle))
         p95 = sorted(cpu)[int(0.95 * len(cpu))]
         print(
             f"| {game} | {seats} | {statistics.mean(cpu):.1f} / {p95:.1f} | {min(queries)} to"
-            f" {max(queries)} | {statistics.mean(fetch):.1f} ({fetch_queries} queries) |",
+            f" {max(queries)} | {statistics.mean(fetch):.1f} ({fetch_queries} queries)"
+            f" | {statistics.mean(polls):.1f} |",
             flush=True,
         )
 
