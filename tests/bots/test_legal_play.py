@@ -7,8 +7,11 @@ import random
 import pytest
 
 from games.bots import BOT_LEVELS, get_bot
+from games.bots.base import Bot
+from games.bots.ismcts import ISMCTSBot, random_policy
 from games.rules import all_rules
 from games.rules.base import Rules
+from tests.bots.conftest import TINY_PLAYOUTS
 
 LEVELS = ("random", *BOT_LEVELS)
 GAMES_PER_COUNT = 4
@@ -25,10 +28,11 @@ FEWEST_AND_MOST = [
 ]
 
 
-def _play_a_game(rules: Rules, levels: list[str], seed: int) -> int:
-    """Plays a whole game with bots at ``levels``; returns how many moves the bots made."""
+def _play_a_game(rules: Rules, levels: list[str], seed: int, bots: list[Bot] | None = None) -> int:
+    """Plays a whole game with bots at ``levels`` (or these ``bots``, named by ``levels``);
+    returns how many moves the bots made."""
     rng = random.Random(seed)
-    bots = [get_bot(level, rules.slug) for level in levels]
+    bots = bots or [get_bot(level, rules.slug) for level in levels]
     state = rules.setup(len(levels), seed)
     moves = 0
     while rules.outcome(state) is None:
@@ -56,6 +60,19 @@ def test_bots_of_every_level_only_play_legal_actions(rules: Rules, num_players: 
 @pytest.mark.parametrize(("rules", "num_players"), FEWEST_AND_MOST)
 def test_a_table_of_one_level_plays_to_the_end(rules: Rules, num_players: int, level: str) -> None:
     _play_a_game(rules, [level] * num_players, seed=num_players)
+
+
+@pytest.mark.parametrize(("rules", "num_players"), FEWEST_AND_MOST)
+def test_the_generic_search_bot_plays_every_game_through_the_protocol_alone(
+    rules: Rules, num_players: int
+) -> None:
+    """ISMCTS needs nothing but the rules protocol: it plays any registered game, those
+    with a search of their own (Gnav's) included, with random playouts and no heuristic."""
+    bots: list[Bot] = [
+        ISMCTSBot(rules, iterations=TINY_PLAYOUTS, rollout=random_policy)
+        for _ in range(num_players)
+    ]
+    assert _play_a_game(rules, ["ismcts"] * num_players, seed=7, bots=bots) > 0
 
 
 def test_an_unknown_game_or_level_still_gets_a_bot_that_plays() -> None:
