@@ -37,7 +37,7 @@ from games.models import Move, Seat, Table
 from games.routing import websocket_urlpatterns
 from games.rules import get_rules
 from tests.conftest import client_for, user_at
-from tests.games.test_worker import ROOT, _database_url, _free_port
+from tests.games.test_worker import ROOT, _database_url, _free_port, wait_for
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
@@ -50,16 +50,6 @@ pytestmark = [
 DN = get_rules("district-noir")
 HTMX = {"HTTP_HX_REQUEST": "true"}
 WAIT_S = 90
-
-
-def wait_for(condition, what: str, seconds: float = WAIT_S):
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        result = condition()
-        if result:
-            return result
-        time.sleep(0.1)
-    pytest.fail(f"timed out waiting for {what}")
 
 
 class PrivateRedis:
@@ -297,8 +287,14 @@ def test_a_worker_killed_mid_sweep_loses_nothing_and_does_nothing_twice(
         first = Worker(private_redis.url, smtp_port, concurrency=2)
         first.send("games.tasks.sweep_deadlines")
         first.send("games.tasks.sweep_reminders")
-        wait_for(lambda: Move.objects.filter(table_id=timed_out[0].table_id).exists(), "timeout 1")
-        wait_for(lambda: inbox.holding.is_set() and len(inbox.messages) == 1, "the 2nd e-mail")
+        wait_for(
+            lambda: Move.objects.filter(table_id=timed_out[0].table_id).exists(),
+            "timeout 1",
+            WAIT_S,
+        )
+        wait_for(
+            lambda: inbox.holding.is_set() and len(inbox.messages) == 1, "the 2nd e-mail", WAIT_S
+        )
         first.kill()  # mid-sweep: one timeout played, one waiting on a lock; one e-mail sent
         lock.rollback()
     inbox.released.set()
@@ -309,10 +305,11 @@ def test_a_worker_killed_mid_sweep_loses_nothing_and_does_nothing_twice(
         for _ in range(2):
             second.send("games.tasks.sweep_deadlines")
             second.send("games.tasks.sweep_reminders")
-        wait_for(lambda: len(inbox.messages) >= 3, "every reminder")
+        wait_for(lambda: len(inbox.messages) >= 3, "every reminder", WAIT_S)
         wait_for(
             lambda: all(Move.objects.filter(table_id=s.table_id).exists() for s in timed_out),
             "every timeout",
+            WAIT_S,
         )
         time.sleep(3)  # the second round of sweeps finds nothing more to do
     finally:

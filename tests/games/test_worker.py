@@ -113,13 +113,14 @@ def worker(smtp_inbox) -> Iterator[str]:
         process.kill()
 
 
-def _wait_for(condition, what: str):
-    deadline = time.monotonic() + WAIT_S
+def wait_for(condition, what: str, seconds: float = WAIT_S):
+    """What ``condition()`` returns once it is true; fails the test after ``seconds``."""
+    deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         result = condition()
         if result:
             return result
-        time.sleep(0.2)
+        time.sleep(0.1)
     pytest.fail(f"timed out waiting for {what}")
 
 
@@ -128,7 +129,7 @@ def test_the_worker_emails_a_due_reminder_over_smtp(running_table, smtp_inbox, w
     seat = running_table.seats.select_related("user").get(is_waiting=True)
     Seat.objects.filter(pk=seat.pk).update(reminder_due_at=timezone.now() - dt.timedelta(minutes=1))
     celery_app.send_task("games.tasks.sweep_reminders", queue=worker)
-    message = _wait_for(lambda: inbox.messages and inbox.messages[0], "the reminder e-mail")
+    message = wait_for(lambda: inbox.messages and inbox.messages[0], "the reminder e-mail")
     assert message["To"] == seat.user.email
     assert "List-Unsubscribe" in message
     text = message.get_body(("plain",)).get_content()
@@ -143,7 +144,7 @@ def test_the_worker_plays_a_timed_out_move(running_table, worker):
     seat = running_table.seats.get(is_waiting=True)
     Seat.objects.filter(pk=seat.pk).update(deadline=timezone.now() - dt.timedelta(seconds=5))
     celery_app.send_task("games.tasks.sweep_deadlines", queue=worker)
-    move = _wait_for(
+    move = wait_for(
         lambda: Move.objects.filter(table=running_table, by=Move.By.TIMEOUT).first(),
         "the timeout move",
     )
