@@ -9,7 +9,7 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.db.models import Q
-from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
@@ -34,7 +34,7 @@ from games.time_controls import DEFAULT_TIME_PER_MOVE
 
 PRESENCE_REFRESH = dt.timedelta(seconds=20)
 # The board shows the latest log entries only, so that rendering and sending it costs the
-# same at move 10 and move 300; the earlier ones load on demand (``table_log``).
+# same at move 10 and move 300; a link opens the whole log (``table_log``).
 LOG_TAIL = 20
 
 
@@ -228,30 +228,17 @@ def _touch_presence(request: HttpRequest, table_id: int) -> None:
 
 @require_GET
 def table_log(request: HttpRequest, table_id: int) -> HttpResponse:
-    """The game log as this user may see it.
-
-    The board shows the latest entries; its "earlier entries" link (HTMX) fetches the
-    entries before ``?before=`` here. Without HTMX, the whole log as a page.
-    """
-    before = request.GET.get("before")
-    end = whole_number(before) if before is not None else None
-    if before is not None and end is None:
-        return HttpResponseBadRequest(_("The log position must be a whole number."))
+    """The whole game log as this user may see it: the board shows only the latest entries."""
     table = get_object_or_404(Table, pk=table_id)
     page = selectors.table_page_for(table, request.user)
-    log = page.view["log"] if page.view else []
     context = {
         "table": table,
         "names": page.names,
         "view": page.view,
         "log_template": f"games/{table.game}/log_entry.html",
-        "log_entries": log,
+        "log_entries": page.view["log"] if page.view else [],
     }
-    if not request.htmx:  # the board's link, followed without JavaScript: the whole log
-        return render(request, "games/table_log.html", context)
-    if end is not None:
-        context["log_entries"] = log[:end]
-    return render(request, "games/partials/log_entries.html", context)
+    return render(request, "games/table_log.html", context)
 
 
 @require_GET

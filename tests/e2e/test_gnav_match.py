@@ -57,9 +57,11 @@ def test_a_human_plays_a_match_against_three_bots_to_its_end(
     assert decisions > 0
     assert Move.objects.filter(table=table, by=Move.By.BOT).count() > 0
     expect(page.locator(".result")).to_be_visible()
-    # The board shows the latest entries of the log; a click brings the earlier ones in.
+    # The board shows the latest entries of the log; its link opens the whole log.
     log = GNAV.view(GNAV.from_json(table.state), table.seats.get(user__username="sigrid").position)
     assert len(log["log"]) > LOG_TAIL
     expect(page.locator(".log li")).to_have_count(LOG_TAIL + 1)
     page.locator(".log-earlier a").click()
-    expect(page.locator(".log li")).to_have_count(len(log["log"]))
+    expect(page.locator(".log-page .log li")).to_have_count(len(log["log"]))
+    page.get_by_role("link", name="Back to the table").click()
+    expect(page.locator(".result")).to_be_visible()

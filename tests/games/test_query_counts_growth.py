@@ -93,9 +93,7 @@ def test_the_board_fragment_and_its_json_cost_the_same_at_move_1_and_move_300(sh
 
     _same_cost(fragment, short, long)
     _same_cost(lambda t: client_for(None).get(reverse("table_view_json", args=[t.pk])), short, long)
-    _same_cost(
-        lambda t: client_for(None).get(reverse("table_log", args=[t.pk]), **HTMX), short, long
-    )
+    _same_cost(lambda t: client_for(None).get(reverse("table_log", args=[t.pk])), short, long)
 
 
 def test_a_move_costs_the_same_at_move_1_and_move_300(short_and_long):
