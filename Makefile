@@ -50,9 +50,12 @@ format: install
 bench-load: install
 	$(PY) bench/load.py $(BENCH_LOAD_ARGS)
 
-## Rules speed, the bots' speed and strength (200 games per pairing; about 25 minutes on
-## 2 cores): figures in docs/benchmarks.md ("Rules and bots"), made by bench/bots.py, and
-## Gnav's ceiling (bench/gnav_ceiling.py: the hard bot against a cheating oracle).
+## Every bench, each writing its figures into docs/benchmarks.md: rules speed, the bots' speed
+## and strength (bench/bots.py, 200 games per pairing; about 25 minutes on 2 cores), Gnav's
+## ceiling (bench/gnav_ceiling.py), the CPU of one request (bench/boards.py) and the load test
+## (bench/load.py, about 6 minutes). Run it on a quiet machine: the latencies depend on it.
 bench: install
 	$(PY) bench/bots.py $(BENCH_ARGS)
 	$(PY) bench/gnav_ceiling.py --games 1000
+	$(PY) bench/boards.py
+	$(PY) bench/load.py $(BENCH_LOAD_ARGS)

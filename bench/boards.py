@@ -7,15 +7,19 @@ HTMX fragment), with the queries each runs, and the cheapest signed-in request t
 (an unchanged board poll: session, user, one query, 204): the floor under every request.
 No server, no network: the part of a request that is ours.
 
-    DATABASE_URL=postgres://postgres@127.0.0.1:5432/boards .venv/bin/python bench/boards.py
+    .venv/bin/python bench/boards.py    # (part of make bench; DATABASE_URL to use a database
+                                        # of yours, else it makes one and drops it)
 """
 
 from __future__ import annotations
 
+import atexit
 import json
 import os
 import random
+import secrets
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -23,6 +27,12 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+PG_ARGS = ["-h", os.environ.get("PGHOST", "127.0.0.1"), "-U", os.environ.get("PGUSER", "postgres")]
+if not os.environ.get("DATABASE_URL"):  # a database of its own, dropped at the end
+    OWN_DATABASE = f"boards_{secrets.token_hex(4)}"
+    subprocess.run(["createdb", *PG_ARGS, OWN_DATABASE], check=True)
+    atexit.register(lambda: subprocess.run(["dropdb", "--force", *PG_ARGS, OWN_DATABASE]))
+    os.environ["DATABASE_URL"] = f"postgres://{PG_ARGS[3]}@{PG_ARGS[1]}:5432/{OWN_DATABASE}"
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "bench.settings")
 os.environ.setdefault("BENCH_STATIC_ROOT", tempfile.mkdtemp(prefix="cardtables-boards-"))
 os.environ.setdefault("DJANGO_SECRET_KEY", "bench-boards-" + "x" * 50)
@@ -40,6 +50,7 @@ from django.test.client import FakePayload  # noqa: E402
 from django.test.utils import CaptureQueriesContext  # noqa: E402
 
 from accounts.models import User  # noqa: E402
+from bench.sections import DOCS, write_section  # noqa: E402
 from games import services  # noqa: E402
 from games.models import Table  # noqa: E402
 from games.rules import get_rules  # noqa: E402
@@ -129,11 +140,12 @@ def main() -> None:
     call_command("migrate", verbosity=0)
     call_command("collectstatic", "--noinput", verbosity=0)
     rng = random.Random(1)
-    print(
+    table = [
         "| game | players | action POST: CPU ms mean / p95 | queries | board fetch: CPU ms"
-        " | unchanged poll (204): CPU ms |"
-    )
-    print("|---|---|---|---|---|---|")
+        " | unchanged poll (204): CPU ms |",
+        "|---|---|---|---|---|---|",
+    ]
+    print("\n".join(table))
     for game, seats in GAMES.items():
         cpu: list[float] = []
         queries: list[int] = []
@@ -149,12 +161,24 @@ def main() -> None:
                 fetch.append(ms)
                 polls.append(poll_cost(*middle))
         p95 = sorted(cpu)[int(0.95 * len(cpu))]
-        print(
+        table.append(
             f"| {game} | {seats} | {statistics.mean(cpu):.1f} / {p95:.1f} | {min(queries)} to"
             f" {max(queries)} | {statistics.mean(fetch):.1f} ({fetch_queries} queries)"
-            f" | {statistics.mean(polls):.1f} |",
-            flush=True,
+            f" | {statistics.mean(polls):.1f} |"
         )
+        print(table[-1], flush=True)
+    section = [
+        "### Latest run (written by `bench/boards.py`)",
+        "",
+        f"`.venv/bin/python bench/boards.py` on {time.strftime('%Y-%m-%d %H:%M', time.gmtime())}"
+        f" UTC; {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f} at the end. CPU"
+        " time of the web process per request, in-process; the board fetched once a game is"
+        " over, its log at its longest.",
+        "",
+        *table,
+    ]
+    write_section(DOCS, "\n".join(section) + "\n", source="bench/boards.py")
+    print(f"wrote {DOCS}")
 
 
 if __name__ == "__main__":

@@ -35,6 +35,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bench.sections import write_section  # noqa: E402
 from games.bots import get_bot  # noqa: E402
 from games.bots.base import HARD_BUDGET  # noqa: E402
 from games.rules import all_rules, get_rules  # noqa: E402
@@ -249,21 +250,6 @@ def report(args: argparse.Namespace) -> str:
     return "\n".join(lines)
 
 
-def write_section(path: Path, section: str, source: str = "bench/bots.py") -> None:
-    """Puts the section between its markers (``<!-- <source>: start -->`` ... ``end -->``)
-    in ``path``, keeping every other section; appends it the first time."""
-    start, end = f"<!-- {source}: start -->", f"<!-- {source}: end -->"
-    text = path.read_text(encoding="utf-8") if path.exists() else "# Benchmarks\n"
-    block = f"{start}\n{section.rstrip()}\n{end}\n"
-    if start in text and end in text:
-        before, rest = text.split(start, 1)
-        after = rest.split(end, 1)[1].lstrip("\n")
-        text = before + block + ("\n" + after if after else "")
-    else:
-        text = text.rstrip("\n") + "\n\n" + block
-    path.write_text(text, encoding="utf-8")
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=200, help="games per strength pairing")
@@ -271,7 +257,7 @@ def main() -> None:
     parser.add_argument("--out", default=str(ROOT / "docs" / "benchmarks.md"))
     parser.add_argument("--command", default="make bench", help="the command to cite")
     args = parser.parse_args()
-    write_section(Path(args.out), report(args))
+    write_section(Path(args.out), report(args), source="bench/bots.py")
     print(f"wrote {args.out}")
 
 

@@ -35,7 +35,8 @@ import django  # noqa: E402
 
 django.setup()
 
-from bench.bots import STRENGTH, wilson, write_section  # noqa: E402
+from bench.bots import STRENGTH, wilson  # noqa: E402
+from bench.sections import write_section  # noqa: E402
 from games.bots.gnav import GnavBot, deal_value, search_bot  # noqa: E402
 from games.rules import get_rules  # noqa: E402
 from games.rules.base import Action, State  # noqa: E402

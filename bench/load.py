@@ -51,6 +51,9 @@ from pathlib import Path
 import httpx
 import websockets
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from bench.sections import DOCS, write_section
+
 ROOT = Path(__file__).resolve().parents[1]
 BIN = Path(sys.executable).parent
 PASSWORD = "a bench pass phrase, 7781"
@@ -872,6 +875,56 @@ async def main(args: argparse.Namespace) -> dict:
     return result
 
 
+def markdown(result: dict, command: str) -> str:
+    """The run's figures, as the section this bench writes into docs/benchmarks.md."""
+    setup, phases = result["setup"], result["phases"]
+    before, after = result["load_before"][0], result.get("load_after", (0.0,))[0]
+
+    def lat(phase: dict, kind: str) -> str:
+        figures = phase["latency_ms"].get(kind)
+        if not figures:
+            return "-"
+        return f"{figures['p50']:.0f} / {figures['p95']:.0f} / {figures['p99']:.0f}"
+
+    lines = [
+        "### Latest run (written by `bench/load.py`)",
+        "",
+        f"`{command}` on {time.strftime('%Y-%m-%d %H:%M', time.gmtime())} UTC:"
+        f" {setup['server']}, pages {setup['pages']}, thinking time {setup['think_s']} s;"
+        f" {os.cpu_count()} CPUs, load average {before:.1f} before and {after:.1f} after.",
+        "",
+        "| N players | actions/s | action post p50 / p95 / p99 ms | push p50 / p95 / p99 ms"
+        " | page p50 / p95 / p99 ms | web CPU ms per action | PostgreSQL CPU ms per action"
+        " | share of pgbench | errors | refused |",
+        "|---|---|---|---|---|---|---|---|---|---|",
+    ]
+    for phase in phases:
+        cpu = phase["cpu_ms_per_action"]
+        share = phase.get("ratio_to_pgbench")
+        lines.append(
+            f"| {phase['players']} | {phase['actions_per_s']} | {lat(phase, 'act')}"
+            f" | {lat(phase, 'push')} | {lat(phase, 'page')} | {cpu.get('web', 0)}"
+            f" | {cpu.get('postgres', 0)} | {'-' if share is None else f'{100 * share:.1f}%'}"
+            f" | {phase['errors']} | {phase['refused']} |"
+        )
+    lines += [
+        "",
+        f"pgbench, the move-shaped transaction: {result.get('pgbench_tps', 0):.0f} tps.",
+        "",
+        "| game | first load: files | bytes on the wire | bytes unpacked | HTML"
+        " | POST answer per move | push per move |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    fragments = result.get("bytes", {}).get("fragment_per_move", {})
+    for game, load in result.get("bytes", {}).get("first_load", {}).items():
+        lines.append(
+            f"| {game} | {load['files']} | {load['wire_bytes']:,} | {load['raw_bytes']:,}"
+            f" | {load['html_bytes']:,} | {fragments.get(game, 0):,}"
+            f" | {fragments.get('push ' + game, 0):,} |"
+        )
+    return "\n".join(lines) + "\n"
+
+
 def parse_args() -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--players", default="8,32,128", help="comma-separated N")
@@ -900,6 +953,11 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--pg-seconds", type=int, default=15)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json", help="also write the figures to this file")
+    parser.add_argument(
+        "--out",
+        default=str(DOCS),
+        help="the file whose 'bench/load.py' section gets the figures ('' for none)",
+    )
     parser.add_argument("--keep-logs", action="store_true")
     return parser.parse_args()
 
@@ -909,3 +967,7 @@ if __name__ == "__main__":
     figures = asyncio.run(main(arguments))
     if arguments.json:
         Path(arguments.json).write_text(json.dumps(figures, indent=2))
+    if arguments.out:
+        command = " ".join([".venv/bin/python bench/load.py", *sys.argv[1:]])
+        write_section(Path(arguments.out), markdown(figures, command), source="bench/load.py")
+        print(f"wrote {arguments.out}")
