@@ -44,7 +44,8 @@ from games.rules.base import Rules  # noqa: E402
 #: Player counts for the strength games: each game's usual table.
 TABLE = {"district-noir": 2, "slide": 2, "gnav": 4, "point-city": 2}
 #: The hard bot's playouts per move in the strength games (no clock).
-STRENGTH = {"district-noir": 150, "slide": 150, "gnav": 200, "point-city": 60}
+#: (Gnav's hard bot has no budget: it weighs every deal its view allows.)
+STRENGTH = {"district-noir": 150, "slide": 150, "point-city": 60}
 RULES_SECONDS = 1.5  # CPU seconds of random games per game and player count
 DECISIONS = 12  # hard-bot moves timed per game at the default budget
 
@@ -197,8 +198,9 @@ def report(args: argparse.Namespace) -> str:
         "### The hard bot at its default budget",
         "",
         f"Budget: the playouts below per move, stopped after {HARD_BUDGET.seconds} s of wall"
-        " clock if not done. Timed on moves from games between greedy bots. *Wait* is the"
-        " wall-clock time a player waits for the move (on this busy machine).",
+        " clock if not done. Gnav's hard bot has no budget: its playouts are the deals it"
+        " weighs, every one its view allows. Timed on moves from games between greedy bots."
+        " *Wait* is the wall-clock time a player waits for the move (on this busy machine).",
         "",
         "| game | players | playouts/move (budget) | playouts per CPU second"
         " | mean wait | longest wait |",
@@ -208,7 +210,7 @@ def report(args: argparse.Namespace) -> str:
         t = time_hard_bot(slug)
         lines.append(
             f"| {slug} | {TABLE[slug]} | {t.playouts_per_move:.0f}"
-            f" ({HARD_BUDGET.iterations[slug]}) | {t.playouts_per_cpu_second:,.0f}"
+            f" ({HARD_BUDGET.iterations.get(slug, 'all')}) | {t.playouts_per_cpu_second:,.0f}"
             f" | {t.mean_seconds:.2f} s | {t.max_seconds:.2f} s |"
         )
         print(lines[-1], flush=True)
@@ -223,7 +225,7 @@ def report(args: argparse.Namespace) -> str:
         " every seat plays alike (in Gnav, drawn matches take some of it). For these games"
         " the hard bot has a fixed budget of playouts per move and no clock, smaller than"
         " its default:"
-        f" {', '.join(f'{slug} {n}' for slug, n in STRENGTH.items())}.",
+        f" {', '.join(f'{slug} {n}' for slug, n in STRENGTH.items())}; Gnav's needs none.",
         "",
         "| game | players | pairing | win rate | 95% interval | share | time |",
         "|---|---|---|---|---|---|---|",

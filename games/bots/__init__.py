@@ -8,6 +8,8 @@ carries) and a seeded random generator; it never receives a full state. Like
 - ``greedy``: the greedy bot, one look ahead with a game's heuristic (easy, medium);
 - ``ismcts``: information-set Monte Carlo tree search over worlds drawn with the
   game's ``sample_state`` (hard);
+- ``gnav_exact``: Gnav's hard bot, the best reply to sensible play worked out over
+  every deal its view allows (a Gnav seat decides once a deal, so it can list them);
 - ``games``: which heuristic and search settings each game uses;
 - ``district_noir``, ``slide``, ``gnav``, ``point_city``: each game's heuristic.
 """

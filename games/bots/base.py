@@ -1,8 +1,9 @@
 """The bot interface and the registry of bots by game and level.
 
 Levels: "easy" (the game's greedy bot, with the odd random move), "medium" (the greedy
-bot), "hard" (information-set MCTS, see ``games.bots.ismcts``; Gnav has a search of its
-own, ``games.bots.gnav``), and "random" (tests and timeouts). A bot is made per game:
+bot), "hard" (information-set MCTS, see ``games.bots.ismcts``; Gnav's works out its best
+reply over every deal its view allows, ``games.bots.gnav_exact``), and "random" (tests
+and timeouts). A bot is made per game:
 ``get_bot(level, slug)``.
 """
 
@@ -55,14 +56,13 @@ class HardBudget:
     """The hard bot's default budget: playouts per move, capped by wall-clock seconds.
 
     Measured with ``make bench`` (docs/benchmarks.md) so that a move takes well under a
-    second on a small server; tests shrink it.
+    second on a small server; tests shrink it. Gnav's hard bot needs none.
     """
 
     iterations: dict[str, int] = field(
         default_factory=lambda: {
             "district-noir": 1500,
             "slide": 600,
-            "gnav": 1000,
             "point-city": 120,
         }
     )

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from games.bots import district_noir, gnav, point_city, slide
 from games.bots.base import Bot
 from games.bots.gnav import GnavBot
+from games.bots.gnav_exact import GnavExactBot
 from games.bots.greedy import GreedyBot, Scorer
 from games.bots.ismcts import (
     Evaluator,
@@ -45,9 +46,9 @@ class GameBots:
     """Weighs drawn worlds by how well they explain the others' play."""
     medium: Callable[[], Bot] | None = None
     """The game's own greedy bot, if it has one (else the scorer's ``GreedyBot``)."""
-    strong: Callable[[int, float | None], Bot] | None = None
-    """The game's own hard bot, made with the budget (playouts, seconds), if it has one
-    (else ``ISMCTSBot`` with the settings above)."""
+    strong: Callable[[], Bot] | None = None
+    """The game's own hard bot, if it has one: it weighs every world its view allows, so
+    it needs no budget (else ``ISMCTSBot`` with the budget and the settings above)."""
 
     def greedy(self, blunder: float) -> Bot:
         if self.medium is not None and not blunder:
@@ -61,7 +62,7 @@ class GameBots:
 
     def hard(self, iterations: int, seconds: float | None) -> Bot:
         if self.strong is not None:
-            return self.strong(iterations, seconds)
+            return self.strong()
         return ISMCTSBot(
             get_rules(self.slug),
             iterations=iterations,
@@ -88,7 +89,7 @@ SPECS: dict[str, GameBots] = {
             prior_weight=1.0,
             evaluate=slide.evaluate,
         ),
-        GameBots("gnav", gnav.scores, medium=GnavBot, strong=gnav.search_bot),
+        GameBots("gnav", gnav.scores, medium=GnavBot, strong=GnavExactBot),
         GameBots(
             "point-city",
             point_city.scores,

@@ -14,6 +14,8 @@ import random
 import pytest
 
 from games.bots import BOT_LEVELS, get_bot
+from games.bots.games import SPECS
+from games.bots.gnav_exact import GnavExactBot
 from games.rules import all_rules
 from games.rules.base import Rules, State
 
@@ -65,10 +67,20 @@ def test_the_bot_interface_takes_a_view_and_legal_actions_never_a_state() -> Non
             assert parameters == ["view", "legal_actions", "rng"]
 
 
-@pytest.mark.parametrize("rules", all_rules(), ids=lambda rules: rules.slug)
+#: Games whose hard bot searches worlds drawn with ``sample_state``. Gnav's reads its view
+#: alone and never touches the rules engine (``test_gnav_exact``).
+SAMPLING = [rules for rules in all_rules() if SPECS[rules.slug].strong is None]
+
+
+def test_every_hard_bot_but_gnavs_searches_drawn_worlds() -> None:
+    assert {rules.slug for rules in all_rules()} - {rules.slug for rules in SAMPLING} == {"gnav"}
+    assert isinstance(get_bot("hard", "gnav"), GnavExactBot)
+
+
+@pytest.mark.parametrize("rules", SAMPLING, ids=lambda rules: rules.slug)
 def test_the_search_bot_builds_its_worlds_only_from_the_view(monkeypatch, rules: Rules) -> None:
     """Every state the hard bot plays on descends from a ``sample_state`` of its own view
-    (which it may shorten: Gnav's search drops the log of earlier deals)."""
+    (which it may shorten to the log's latest part)."""
     state = rules.setup(max(2, rules.min_players), 5)
     seat = rules.waiting_seats(state)[0]
     view = rules.view(state, seat)
