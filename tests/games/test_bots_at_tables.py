@@ -70,6 +70,10 @@ def test_the_lobby_offers_each_game_against_bots(alice):
     page = client_for(alice).get(reverse("lobby")).content.decode()
     assert reverse("play_against_bots") in page
     assert "Play against 1 bot" in page
+    # What each level is, next to the choice of level, in the player's language.
+    assert "hard ones think ahead" in page
+    czech = client_for(alice).get(reverse("lobby"), HTTP_ACCEPT_LANGUAGE="cs").content.decode()
+    assert "těžcí přemýšlejí dopředu" in czech
 
 
 def test_a_bad_bot_table_request_is_refused_with_a_message(alice):
