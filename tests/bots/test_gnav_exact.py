@@ -30,12 +30,14 @@ GNAV = get_rules("gnav")
 KEEP, ASK = {"type": "keep"}, {"type": "ask"}
 
 
-def _decisions(matches: int, seed: int, at_random: bool) -> list[tuple[GnavState, int]]:
+def _decisions(
+    matches: int, seed: int, at_random: bool, options: dict | None = None
+) -> list[tuple[GnavState, int]]:
     """Every decision of seeded matches (played at random, or by ``GnavBot``s)."""
     bot, found = GnavBot(), []
     for match in range(matches):
         rng = random.Random(seed + match)
-        state = GNAV.setup(4, seed + match)
+        state = GNAV.setup(4, seed + match, options)
         while GNAV.outcome(state) is None:
             seat = GNAV.active_seats(state)[0]
             found.append((state, seat))
@@ -58,14 +60,19 @@ def _true_deal(state: GnavState, seat: int) -> tuple[list[int], list[int]]:
     return dealt, stock
 
 
-@pytest.mark.parametrize("at_random", [True, False], ids=["random play", "sensible play"])
-def test_its_play_out_ends_every_deal_as_the_rules_do(at_random):
+@pytest.mark.parametrize(
+    ("at_random", "cat_undoes"),
+    [(True, True), (False, True), (True, False)],
+    ids=["random play", "sensible play", "a Cat undoes nothing"],
+)
+def test_its_play_out_ends_every_deal_as_the_rules_do(at_random, cat_undoes):
     """Given the real cards, the rank-level play-out leaves exactly the match value that
     ``Gnav.apply`` leaves, for both actions at every decision of whole matches: Cat
     undos, Dragoons, passes to the stock, knock-outs in mid-deal and ends of matches."""
     rng = random.Random(0)
     checked = 0
-    for state, seat in _decisions(60, 500 if at_random else 700, at_random):
+    options = {"cat_undoes_trades": cat_undoes}
+    for state, seat in _decisions(60, 500 if at_random else 700, at_random, options):
         view = GNAV.view(state, seat)
         deal = read_deal(view)
         dealt, stock = _true_deal(state, seat)
@@ -74,6 +81,30 @@ def test_its_play_out_ends_every_deal_as_the_rules_do(at_random):
             assert play_out(deal, dealt, stock, action["type"] != "keep") == pytest.approx(real)
             checked += 1
     assert checked > 1000
+
+
+def test_a_draw_from_a_whole_stock_is_the_mean_of_each_card_it_could_turn_up():
+    """With the real hands and the real stock's strengths, the play-out's value is the
+    mean, card by card, of the play-outs whose stock can turn up only that card."""
+    checked = 0
+    for state, seat in _decisions(20, 2000, at_random=True)[::2]:
+        view = GNAV.view(state, seat)
+        deal = read_deal(view)
+        dealt, _ = _true_deal(state, seat)
+        stock = [0] * len(PACK_COUNTS)
+        for card in state.stock:
+            stock[state.faces[card]] += 1
+        cards = [s for s in range(len(stock)) if s not in PASS_ON for _ in range(stock[s])]
+        for request in (False, True):
+            one_by_one = []
+            for strength in cards:
+                only = [0] * len(PACK_COUNTS)
+                only[strength] = 1
+                one_by_one.append(play_out(deal, dealt, only, request))
+            whole = play_out(deal, dealt, stock, request)
+            assert whole == pytest.approx(sum(one_by_one) / len(one_by_one))
+            checked += 1
+    assert checked > 100
 
 
 def test_every_world_it_lists_agrees_with_what_the_seat_saw():
