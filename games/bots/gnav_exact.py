@@ -24,6 +24,7 @@ from typing import Any
 from games.bots.gnav import GnavBot, match_value
 from games.rules.base import Action
 from games.rules.gnav_state import CAT, CUCKOO, FOOL, HIGHEST_ORDINARY, NUM_SEATS, PACK, PASS_ON
+from games.rules.gnav_view import SHOWN_WHEN_ASKED
 
 STRENGTHS = range(1, max(PACK) + 1)
 #: How many cards of each strength the pack holds (index: strength).
@@ -82,9 +83,6 @@ class DealSoFar:
     decisions: list[tuple[int, bool, bool, bool]]
 
 
-_SHOWN_WHEN_ASKED = ("pass", "cat", "dragoon", "cuckoo")
-
-
 def read_deal(view: dict[str, Any]) -> DealSoFar:
     """The current deal as ``view`` tells it, replayed from the deal's first event."""
     log, me = view["log"], view["seat"]
@@ -97,7 +95,7 @@ def read_deal(view: dict[str, Any]) -> DealSoFar:
     decisions: list[tuple[int, bool, bool, bool]] = []
     for event in log[start + 1 :]:
         kind, who = event["type"], event["seat"]
-        if kind == "knock" or (kind in _SHOWN_WHEN_ASKED and who is not None):
+        if kind == "knock" or (kind in SHOWN_WHEN_ASKED and who is not None):
             known[hold[who]] = event["card"]["rank"]
         elif kind in ("keep", "ask") and who != me:
             dealer = who == log[start]["seat"]

@@ -25,7 +25,8 @@ from games.rules.gnav_state import (
     copy_event,
 )
 
-_SHOWN_WHEN_ASKED = ("pass", "cat", "dragoon", "cuckoo")
+#: Events that show the card of the seat asked (a House or Horse passing on, a refusal).
+SHOWN_WHEN_ASKED = ("pass", "cat", "dragoon", "cuckoo")
 
 
 def card_json(faces: tuple[int, ...], card: int | None) -> dict[str, int] | None:
@@ -119,7 +120,7 @@ def sample_state(view: dict[str, Any], seat: int, rng: random.Random) -> GnavSta
     for index in range(start + 1, len(log)):
         event = log[index]
         kind, who = event["type"], event["seat"]
-        if kind == "knock" or (kind in _SHOWN_WHEN_ASKED and who is not None):
+        if kind == "knock" or (kind in SHOWN_WHEN_ASKED and who is not None):
             pinned[hold[who]] = event["card"]["id"]
         elif kind == "trade":
             asker, target = who, event["target"]
