@@ -11,6 +11,63 @@ from games.rules import Rules
 from games.time_controls import DEFAULT_TIME_PER_MOVE, TIME_PER_MOVE_CHOICES
 
 MAX_ACTION_BYTES = 2000
+# Actions are small flat dicts (the deepest, Point City's "take", nests three levels).
+MAX_ACTION_DEPTH = 6
+
+
+class UnreadableAction(ValueError):
+    """A move that is not a small JSON value; its message is a sentence for the player."""
+
+
+def _nesting_depth(text: str) -> int:
+    """How deep the brackets of a JSON text nest, outside strings; counted, not recursed."""
+    depth = deepest = 0
+    in_string = escaped = False
+    for char in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif char == "\\":
+                escaped = True
+            elif char == '"':
+                in_string = False
+        elif char == '"':
+            in_string = True
+        elif char in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif char in "]}":
+            depth -= 1
+    return deepest
+
+
+def _refuse_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a number")
+
+
+def _finite_float(text: str) -> float:
+    number = float(text)
+    if number in (float("inf"), float("-inf")):
+        raise ValueError("not a finite number")
+    return number
+
+
+def parse_action(text: Any) -> Any:
+    """The action a player sent as JSON text, or ``UnreadableAction``: whatever the text.
+
+    The nesting is bounded before ``json.loads`` sees the text, since the parser recurses
+    once per level (999 nested arrays were a RecursionError, a 500); every other failure
+    of the parser (bad syntax, NaN, Infinity, an over-long integer) is refused the same way.
+    """
+    unreadable = UnreadableAction(_("That move could not be read."))
+    if not isinstance(text, str) or len(text) > MAX_ACTION_BYTES:
+        raise unreadable
+    if _nesting_depth(text) > MAX_ACTION_DEPTH:
+        raise unreadable
+    try:
+        return json.loads(text, parse_constant=_refuse_constant, parse_float=_finite_float)
+    except (ValueError, TypeError, RecursionError, MemoryError):
+        raise unreadable from None
 
 
 class TableCreateForm(forms.Form):
@@ -77,9 +134,9 @@ class ActionForm(forms.Form):
 
     def clean_action(self) -> Any:
         try:
-            return json.loads(self.cleaned_data["action"])
-        except ValueError:
-            raise forms.ValidationError(_("That move could not be read.")) from None
+            return parse_action(self.cleaned_data["action"])
+        except UnreadableAction as exc:
+            raise forms.ValidationError(str(exc)) from None
 
 
 BOT_LEVEL_CHOICES = [
