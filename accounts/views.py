@@ -1,7 +1,7 @@
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
+from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest, HttpResponseRedirect
 from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
@@ -29,6 +29,28 @@ def profile_edit(request: HttpRequest) -> HttpResponse:
     return render(request, "accounts/profile_edit.html", context, status=status)
 
 
+def safe_next_path(target: str, host: str, secure: bool) -> str:
+    """``target`` if it is a path on this site ("/" and no second slash), else the home page.
+
+    Never handed to ``redirect()``, which takes a bare word for a URL name (and answered
+    "abc" with a 500); a scheme, a host, a leading "//" or "/\\" or a control character
+    all lead home instead of off the site.
+    """
+    local = (
+        target.startswith("/")
+        and target[1:2] not in ("/", "\\")
+        and target.isprintable()
+        and url_has_allowed_host_and_scheme(target, {host}, require_https=secure)
+    )
+    return target if local else "/"
+
+
+def _back_to_next(request: HttpRequest) -> HttpResponseRedirect:
+    """Back to the page a header form was sent from (its ``next`` field), if it is ours."""
+    target = safe_next_path(request.POST.get("next", ""), request.get_host(), request.is_secure())
+    return HttpResponseRedirect(target)
+
+
 @require_POST
 def language_set(request: HttpRequest) -> HttpResponse:
     """The header's language selector: remembered on the profile, or in a cookie for visitors."""
@@ -38,10 +60,7 @@ def language_set(request: HttpRequest) -> HttpResponse:
     if request.user.is_authenticated:
         request.user.language = language
         request.user.save(update_fields=["language"])
-    target = request.POST.get("next", "")
-    if not url_has_allowed_host_and_scheme(target, {request.get_host()}, request.is_secure()):
-        target = "/"
-    response = redirect(target)
+    response = _back_to_next(request)
     response.set_cookie(
         settings.LANGUAGE_COOKIE_NAME,
         language,
@@ -71,10 +90,7 @@ def display_set(request: HttpRequest) -> HttpResponse:
     if request.headers.get("X-Requested-With") == "fetch":
         response: HttpResponse = HttpResponse(status=204)
     else:
-        target = request.POST.get("next", "")
-        if not url_has_allowed_host_and_scheme(target, {request.get_host()}, request.is_secure()):
-            target = "/"
-        response = redirect(target)
+        response = _back_to_next(request)
     # Kept for signed-in players too, so the table looks the same after signing out.
     response.set_cookie(
         DISPLAY_COOKIE,
