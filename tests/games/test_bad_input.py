@@ -10,8 +10,10 @@ from __future__ import annotations
 import contextlib
 import json
 import re
+from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
+from urllib.parse import quote, urlencode, urlsplit
 
 import pytest
 from django.test import Client
@@ -19,11 +21,11 @@ from django.urls import NoReverseMatch, reverse
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from accounts.models import User
+from accounts.models import User, Vacation
 from games import services
 from games.bots import BOT_LEVELS
 from games.catalog import playable_games
-from games.models import Move, Seat, Table
+from games.models import Move, Reminder, Seat, Table
 from games.rules import get_rules
 from games.time_controls import TIME_PER_MOVE_CHOICES
 from tests.conftest import client_for
@@ -339,3 +341,202 @@ def test_a_stale_move_is_refused_with_the_board_and_changes_nothing(world):
     )
     assert again.status_code == 409
     assert b"moved on" in again.content
+
+
+# Odd values a person or a script sends by hand, as they travel in a form body, a query
+# string or a path (already percent-encoded, or deliberately not: "%%", "%zz").
+ODD_VALUES = {
+    "deep arrays": quote("[" * 999 + "]" * 999),  # RecursionError in json.loads: a 500
+    "deep objects": quote('{"a":' * 300 + "1" + "}" * 300),
+    "unclosed arrays": quote("[" * 1900),
+    "bare word": "abc",  # redirect() took it for a URL name: NoReverseMatch, a 500
+    "url name": "lobby",
+    "percent signs": quote("%%"),
+    "raw percent signs": "%%",
+    "broken escape": "%zz",
+    "invalid utf-8": "%FF%FE%FD",
+    "overlong utf-8": "%C0%AF",
+    "nul": "%00",
+    "nul inside": "a%00b",
+    "control characters": quote("\r\n\t\x1b"),
+    "very long": "x" * 5000,
+    "very long number": "9" * 5000,
+    "superscript digit": quote("²"),
+    "arabic-indic digits": quote("٩٩٩٩"),
+    "fullwidth digits": quote("\uff11\uff12\uff13\uff14"),
+    "negative": "-1",
+    "exponent": "1e999",
+    "not a number": "NaN",
+    "json null": "null",
+    "json with a wrong type": quote('{"type": ["play"], "card": {"id": null}}'),
+    "empty": "",
+    "blank": quote("   "),
+    "emoji": quote("🂡🃏"),
+    "right-to-left override": quote("\u202e"),
+    "protocol-relative url": quote("//evil.example"),
+    "absolute url": quote("https://evil.example/"),
+    "backslash url": quote("/\\evil.example"),
+    "javascript url": quote("javascript:alert(1)"),
+}
+QUERY_NAMES = ["v", "page", "step", "provisional", "next", "game"]
+
+
+@dataclass(frozen=True)
+class Endpoint:
+    """A URL that takes input, who may send it, and a request that may never change anything.
+
+    ``fields`` is the form the page would post: each field in turn gets the odd value while
+    the others keep theirs. They are chosen so that no value makes the request valid: either
+    the request changes nothing when it succeeds (language, display), or a second field is
+    always wrong.
+    """
+
+    name: str
+    method: str = "post"
+    table: str | None = None  # the table in the path: running, open, finished, missing
+    path_value: bool = False  # the URL's one string argument takes the odd value
+    fields: dict[str, str] = field(default_factory=dict)
+    query: bool = False  # every QUERY_NAMES parameter takes the odd value
+    roles: tuple[str, ...] = ("anonymous", "to_move")
+    htmx: bool = False
+
+
+ENDPOINTS = [
+    Endpoint("table_act", table="running", fields={"action": '{"type": "none"}', "version": "?"}),
+    Endpoint("table_act", table="running", fields={"action": "[]", "version": "?"}, htmx=True),
+    Endpoint("table_act", table="missing", fields={"action": "[]", "version": "1"}),
+    Endpoint(
+        "table_create",
+        fields={
+            "game": "district-noir",
+            "district-noir-num_seats": "7",
+            "district-noir-seconds_per_move": "1",
+            "district-noir-rated": "on",
+        },
+    ),
+    Endpoint("play_against_bots", fields={"game": "slide", "num_seats": "9", "level": "x"}),
+    Endpoint("table_join", table="running", fields={"next": "/"}, roles=("stranger",)),
+    Endpoint("table_seat_bot", table="open", fields={"level": "medium"}, roles=("owner",)),
+    Endpoint("table_leave", table="running", fields={"next": "/"}),
+    Endpoint("table_abort", table="running", fields={"next": "/"}),
+    Endpoint("table_invite", method="get", path_value=True),
+    Endpoint("play_settings", fields={"reminder_delay": "-7", "quiet_hours_start": "22:00"}),
+    Endpoint("vacation_start", fields={"days": "0"}),
+    Endpoint("vacation_end", fields={"next": "/"}),
+    Endpoint("unsubscribe", method="get", path_value=True),
+    Endpoint("unsubscribe", path_value=True),
+    Endpoint(
+        "profile_edit",
+        fields={"display_name": "Al", "time_zone": "No/Such_Zone", "language": "xx"},
+    ),
+    Endpoint("language_set", fields={"language": "en", "next": "/"}),
+    Endpoint("display_set", fields={"contrast": "50", "grain": "25", "warmth": "50", "next": "/"}),
+    Endpoint("set_language", fields={"language": "en", "next": "/"}),
+    Endpoint(
+        "account_login",
+        fields={"login": "nobody", "password": "wrong", "next": "/"},
+        roles=("anonymous",),
+    ),
+    Endpoint(
+        "account_signup",
+        fields={
+            "email": "new@example.com",
+            "username": "newcomer",
+            "password1": "a long pass phrase 42",
+            "password2": "another pass phrase 43",
+        },
+        roles=("anonymous",),
+    ),
+    Endpoint("account_reset_password", fields={"email": "x"}, roles=("anonymous",)),
+    Endpoint("lobby", method="get", query=True),
+    Endpoint("table_detail", method="get", table="running", query=True),
+    Endpoint("table_detail", method="get", table="running", query=True, htmx=True),
+    Endpoint("table_log", method="get", table="running", query=True),
+    Endpoint("table_view_json", method="get", table="running", query=True),
+    Endpoint("table_replay", method="get", table="finished", query=True),
+    Endpoint("table_record", method="get", table="finished", query=True),
+    Endpoint("game_page", method="get", path_value=True, query=True),
+    Endpoint("leaderboard", method="get", path_value=True, query=True),
+    Endpoint("player_profile", method="get", path_value=True, query=True),
+]
+
+
+def _endpoint_id(endpoint: Endpoint) -> str:
+    parts = [endpoint.name, endpoint.method, endpoint.table or "", "htmx" if endpoint.htmx else ""]
+    return "-".join(part for part in parts if part)
+
+
+def _everything() -> tuple:
+    """Tables, seats and moves, and every stored setting of every player."""
+    users = User.objects.order_by("pk").values_list(
+        *[f.attname for f in User._meta.concrete_fields if f.name != "last_login"]
+    )
+    return snapshot(), list(users), Vacation.objects.count(), Reminder.objects.count()
+
+
+def _off_site(location: str) -> bool:
+    parts = urlsplit(location)
+    return bool(parts.scheme or parts.netloc) or location[:2] in ("//", "/\\", "\\\\")
+
+
+def _requests(world: World, endpoint: Endpoint, odd: str) -> list[tuple[str, str]]:
+    """(url, form body) for each place the odd value can go in this endpoint's input."""
+    if endpoint.table == "missing":
+        args: list[Any] = [NO_TABLE]
+    elif endpoint.table:
+        args = [getattr(world, endpoint.table).pk]
+    else:
+        args = ["PLACEHOLDER"] if endpoint.path_value else []
+    fields = {
+        name: str(world.running.version) if value == "?" else value
+        for name, value in endpoint.fields.items()
+    }
+    base = reverse(endpoint.name, args=args)
+    plain = {"game_page": "slide", "leaderboard": "slide", "player_profile": "alice"}
+    url = base.replace("PLACEHOLDER", plain.get(endpoint.name, "x"))
+    found = [(base.replace("PLACEHOLDER", odd), urlencode(fields))] if endpoint.path_value else []
+    if endpoint.query:
+        found.append((url + "?" + "&".join(f"{name}={odd}" for name in QUERY_NAMES), ""))
+    for spoilt in fields:
+        body = "&".join(
+            f"{name}={odd if name == spoilt else quote(value)}" for name, value in fields.items()
+        )
+        found.append((url, body))
+    return found
+
+
+@pytest.mark.parametrize("endpoint", ENDPOINTS, ids=_endpoint_id)
+def test_odd_values_in_every_field_of_every_endpoint(world, endpoint):
+    """Every input of every endpoint, each odd value in turn: a 4xx that says why (or the
+    page), never a 5xx, never a redirect off the site, and nothing stored changes."""
+    User.objects.update(language="en")  # so that choosing English again changes nothing
+    users = {
+        "anonymous": None,
+        "owner": world.carol,
+        "stranger": world.dave,
+        "to_move": world.user("to_move"),
+    }
+    problems = []
+    for role in endpoint.roles:
+        client = Client(raise_request_exception=False)  # a 500 is one more problem to list
+        if users[role] is not None:
+            client.force_login(users[role])
+        for label, odd in ODD_VALUES.items():
+            for url, body in _requests(world, endpoint, odd):
+                before = _everything()
+                extra = _htmx(endpoint.htmx)
+                if endpoint.method == "get":
+                    response = client.get(url, **extra)
+                else:
+                    content_type = "application/x-www-form-urlencoded"
+                    response = client.post(url, body, content_type=content_type, **extra)
+                status, where = response.status_code, f"{role}, {label}: {url} {body[:80]!r}"
+                if status >= 500:
+                    problems.append(f"{status} for {where}")
+                elif status >= 400 and not says_why(response):
+                    problems.append(f"{status} without a reason for {where}")
+                elif 300 <= status < 400 and _off_site(response["Location"]):
+                    problems.append(f"off the site to {response['Location']} for {where}")
+                if _everything() != before:
+                    problems.append(f"a change for {where}")
+    assert not problems, "\n".join(problems)
