@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import datetime as dt
 import os
+import secrets
+import sys
 import tempfile
 from pathlib import Path
 
@@ -30,11 +32,32 @@ def env_list(name: str, default: str = "") -> list[str]:
 DEBUG = env_bool("DJANGO_DEBUG")
 TESTING = "PYTEST_VERSION" in os.environ
 
+
+def needs_secret_key(argv: list[str]) -> bool:
+    """Whether this process must be given the real secret key: anything that serves.
+
+    ASGI and WSGI servers, Celery, ``runserver`` and ``check --deploy`` refuse to start
+    without it. A manage.py command that serves nothing (``verify_game --file``, as the
+    README and the replay page print it on a fresh clone) runs on a random key of its own.
+    """
+    if not argv or Path(argv[0]).name != "manage.py":
+        return True
+    command = argv[1] if len(argv) > 1 else ""
+    return command in {"runserver", "runworker"} or (command == "check" and "--deploy" in argv)
+
+
 SECRET_KEY = os.environ.get("DJANGO_SECRET_KEY", "")
 if not SECRET_KEY:
-    if not (DEBUG or TESTING):
+    if DEBUG or TESTING:
+        SECRET_KEY = "django-insecure-development-only-key-never-use-in-production"
+    elif needs_secret_key(sys.argv):
         raise ImproperlyConfigured("Set DJANGO_SECRET_KEY (or DJANGO_DEBUG=1 for development).")
-    SECRET_KEY = "django-insecure-development-only-key-never-use-in-production"
+    else:
+        sys.stderr.write(
+            "DJANGO_SECRET_KEY is not set: this command runs on a random key of its own "
+            "(nothing it signs will be valid elsewhere).\n"
+        )
+        SECRET_KEY = secrets.token_urlsafe(50)
 
 ALLOWED_HOSTS = env_list(
     "DJANGO_ALLOWED_HOSTS", "localhost,127.0.0.1,[::1]" if DEBUG or TESTING else ""
