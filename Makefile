@@ -27,7 +27,7 @@ messages: install
 
 ## Run the site on the embedded default: SQLite, in-process tasks, console e-mail.
 run: migrate messages
-	$(DEV_ENV) $(PY) manage.py runserver $(PORT)
+	$(DEV_ENV) SITE_URL=$${SITE_URL:-http://localhost:$(PORT)} $(PY) manage.py runserver $(PORT)
 
 ## Run every test (uses DATABASE_URL / REDIS_URL when set).
 test: install messages

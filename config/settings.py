@@ -12,6 +12,7 @@ import os
 import secrets
 import sys
 import tempfile
+from collections.abc import Mapping
 from pathlib import Path
 
 import dj_database_url
@@ -63,7 +64,19 @@ ALLOWED_HOSTS = env_list(
     "DJANGO_ALLOWED_HOSTS", "localhost,127.0.0.1,[::1]" if DEBUG or TESTING else ""
 )
 CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS")
-SITE_URL = os.environ.get("SITE_URL", "http://localhost:8000").rstrip("/")
+
+
+def site_url(environ: Mapping[str, str]) -> str:
+    """The site's public address, for links in e-mails: ``SITE_URL``, else this machine on
+    ``PORT`` (so ``PORT=8111 make run`` links to port 8111)."""
+    default = f"http://localhost:{environ.get('PORT') or '8000'}"
+    return (environ.get("SITE_URL") or default).rstrip("/")
+
+
+SITE_URL = site_url(os.environ)
+# The name e-mails give the site; the sites framework's row follows SITE_NAME and SITE_URL on
+# every migrate (accounts/sites.py), so allauth's e-mails never say "example.com".
+SITE_NAME = os.environ.get("SITE_NAME", "Card Tables")
 
 INSTALLED_APPS = [
     "daphne",
@@ -255,7 +268,7 @@ EMAIL_PORT = int(os.environ.get("EMAIL_PORT", "25"))
 EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
 EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
 EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS")
-DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Card Tables <noreply@localhost>")
+DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", f"{SITE_NAME} <noreply@localhost>")
 
 # Production hardening: on whenever DEBUG is off, so `check --deploy` is clean.
 if not DEBUG:

@@ -84,6 +84,8 @@ def _send(user: User, warnings: list[Seat]) -> None:
             "rows": rows,
             "unsubscribe_url": unsubscribe,
             "settings_url": _absolute(reverse("play_settings")),
+            "site_name": settings.SITE_NAME,
+            "site_url": settings.SITE_URL,
         }
         if warnings:
             subject = _("Time is nearly up in one of your games")
