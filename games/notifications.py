@@ -14,7 +14,7 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from accounts.models import User
+from accounts.models import REMINDERS_OFF, User
 from games.models import Reminder, Seat, Table
 
 UNSUBSCRIBE_SALT = "reminders-unsubscribe"
@@ -30,6 +30,14 @@ def user_from_unsubscribe_token(token: str) -> User | None:
     except signing.BadSignature:
         return None
     return User.objects.filter(pk=user_id).first()
+
+
+def reminders_off(user: User) -> None:
+    """Stops this player's reminder e-mails, and the ones already scheduled for their turns."""
+    with transaction.atomic():
+        User.objects.filter(pk=user.pk).update(reminder_delay=REMINDERS_OFF)
+        Seat.objects.filter(user=user).update(reminder_due_at=None, warn_at=None)
+    user.reminder_delay = REMINDERS_OFF
 
 
 def _absolute(path: str) -> str:

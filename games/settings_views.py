@@ -10,14 +10,13 @@ from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_http_methods, require_POST
 
-from accounts.models import REMINDERS_OFF
 from games import clocks, vacations
 from games.errors import GameError
 from games.forms_settings import ReminderSettingsForm, VacationForm
 from games.models import Seat
-from games.notifications import user_from_unsubscribe_token
+from games.notifications import reminders_off, user_from_unsubscribe_token
 
 
 def _page(request: HttpRequest, reminder_form=None, vacation_form=None, status=200):
@@ -78,13 +77,16 @@ def vacation_end(request: HttpRequest) -> HttpResponse:
 
 
 @csrf_exempt  # a mail client's one-click POST (RFC 8058) carries no CSRF token
+@require_http_methods(["GET", "HEAD", "POST"])
 def unsubscribe(request: HttpRequest, token: str) -> HttpResponse:
-    """Turns reminder e-mails off from the link in any of them; no sign-in needed."""
+    """The link in every reminder; no sign-in needed, the signed token says who.
+
+    A GET only asks (a mail provider's link scanner opens every link); a POST, from the
+    page's button or a mail client's one-click (``List-Unsubscribe=One-Click``), decides.
+    """
     user = user_from_unsubscribe_token(token)
     if user is None:
         return render(request, "games/unsubscribe.html", {"invalid": True}, status=400)
-    if request.method in ("GET", "POST"):
-        user.reminder_delay = REMINDERS_OFF
-        user.save(update_fields=["reminder_delay"])
-        Seat.objects.filter(user=user).update(reminder_due_at=None, warn_at=None)
-    return render(request, "games/unsubscribe.html", {"unsubscribed_user": user})
+    if request.method == "POST":
+        reminders_off(user)
+    return render(request, "games/unsubscribe.html", {"player": user})
