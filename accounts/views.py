@@ -10,7 +10,7 @@ from django.views.decorators.http import require_POST
 from accounts.display import COOKIE_NAME as DISPLAY_COOKIE
 from accounts.display import DisplaySettings
 from accounts.forms import DisplayForm, ProfileForm
-from games.vacations import current_vacation, vacation_days_left
+from games.vacations import vacation_context
 
 
 @login_required
@@ -21,11 +21,7 @@ def profile_edit(request: HttpRequest) -> HttpResponse:
         messages.success(request, _("Your profile is saved."))
         return redirect("profile_edit")
     status = 400 if request.method == "POST" else 200
-    context = {
-        "form": form,
-        "vacation_days_left": vacation_days_left(request.user),
-        "vacation": current_vacation(request.user),
-    }
+    context = {"form": form, **vacation_context(request.user)}
     return render(request, "accounts/profile_edit.html", context, status=status)
 
 

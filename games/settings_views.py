@@ -26,8 +26,7 @@ def _page(request: HttpRequest, reminder_form=None, vacation_form=None, status=2
         {
             "reminder_form": reminder_form or ReminderSettingsForm(instance=request.user),
             "vacation_form": vacation_form or VacationForm(),
-            "vacation": vacations.current_vacation(request.user),
-            "days_left": vacations.vacation_days_left(request.user),
+            **vacations.vacation_context(request.user),
         },
         status=status,
     )

@@ -16,6 +16,7 @@ from tests.conftest import client_for
 pytestmark = pytest.mark.django_db
 
 DAY = dt.timedelta(days=1)
+HOUR = dt.timedelta(hours=1)
 
 
 def _waiting(table: Table) -> Seat:
@@ -82,27 +83,73 @@ def test_at_most_thirty_vacation_days_a_year(alice):
     with pytest.raises(GameError, match="already on vacation"):
         vacations.vacation_start(user=alice, days=1, now=now)
     vacations.vacation_end(vacation_id=vacations.current_vacation(alice).pk, now=now + 20 * DAY)
-    assert vacations.vacation_days_left(alice, now + 20 * DAY) == 10
+    assert vacations.vacation_left(alice, now + 20 * DAY) == 10 * DAY
     with pytest.raises(GameError, match="more vacation days"):
         vacations.vacation_start(user=alice, days=11, now=now + 20 * DAY)
 
 
-def test_a_vacation_cut_short_counts_only_the_days_taken(alice):
+def test_a_vacation_cut_short_counts_only_the_time_taken(alice):
     now = timezone.now()
     vacations.vacation_start(user=alice, days=10, now=now)
     vacations.vacation_end(vacation_id=vacations.current_vacation(alice).pk, now=now + 2 * DAY)
-    assert vacations.vacation_days_left(alice, now + 2 * DAY) == 28
+    assert vacations.vacation_left(alice, now + 2 * DAY) == 28 * DAY
+
+
+@pytest.mark.parametrize(
+    ("away", "used"),
+    [
+        (dt.timedelta(minutes=1), HOUR),  # a minute used a whole day of the allowance
+        (dt.timedelta(hours=5), 5 * HOUR),
+        (dt.timedelta(hours=5, seconds=1), 6 * HOUR),
+        (2 * DAY + dt.timedelta(hours=3, minutes=10), 2 * DAY + 4 * HOUR),
+    ],
+)
+def test_time_away_counts_by_the_hour_begun(alice, away, used):
+    now = timezone.now()
+    vacations.vacation_start(user=alice, days=3, now=now)
+    vacations.vacation_end(vacation_id=vacations.current_vacation(alice).pk, now=now + away)
+    assert vacations.vacation_left(alice, now + away) == 30 * DAY - used
+
+
+def test_back_after_a_minute_the_pages_show_what_is_left_and_how_it_counts(alice):
+    """A one-minute vacation took a whole day, and no page said the allowance counts days."""
+    client = client_for(alice)
+    assert client.post(reverse("vacation_start"), {"days": 3}).status_code == 302
+    assert client.post(reverse("vacation_end")).status_code == 302
+    for page in (reverse("play_settings"), reverse("profile_edit")):
+        text = client.get(page).content.decode()
+        assert "Vacation left this year: 29 days and 23 hours." in text, page
+        assert "counts by the hour" in text, page
+    assert client.post(reverse("vacation_start"), {"days": 30}).status_code == 400
+    assert client.post(reverse("vacation_start"), {"days": 29}).status_code == 302
+    whole = timezone.now() + 30 * DAY  # this one runs its full 29 days
+    vacations.vacation_end(vacation_id=vacations.current_vacation(alice).pk, now=whole)
+    page = client.get(reverse("play_settings")).content.decode()
+    assert "Vacation left this year: 23 hours." in page
+    assert "Start my vacation" not in page  # less than a day: no vacation can start
+
+
+def test_what_is_left_reads_as_days_and_hours():
+    assert vacations.vacation_left_text(30 * DAY) == "30 days"
+    assert vacations.vacation_left_text(DAY) == "1 day"
+    assert vacations.vacation_left_text(29 * DAY + 23 * HOUR) == "29 days and 23 hours"
+    assert vacations.vacation_left_text(DAY + HOUR) == "1 day and 1 hour"
+    assert vacations.vacation_left_text(5 * HOUR) == "5 hours"
+    assert vacations.vacation_left_text(dt.timedelta(0)) == "0 hours"
 
 
 def test_the_settings_page_shows_days_left_and_starts_and_ends_a_vacation(alice):
     client = client_for(alice)
-    assert b"30 vacation days left" in client.get(reverse("play_settings")).content
+    assert b"Vacation left this year: 30 days." in client.get(reverse("play_settings")).content
     assert client.post(reverse("vacation_start"), {"days": 40}).status_code == 400
     assert client.post(reverse("vacation_start"), {"days": 4}).status_code == 302
     page = client.get(reverse("play_settings")).content
     assert b"You are on vacation until" in page
     assert client.post(reverse("vacation_end")).status_code == 302
-    assert b"29 vacation days left" in client.get(reverse("play_settings")).content
+    assert (
+        b"Vacation left this year: 29 days and 23 hours."
+        in client.get(reverse("play_settings")).content
+    )
 
 
 def test_the_table_shows_a_paused_clock(running_table):
@@ -115,5 +162,5 @@ def test_the_table_shows_a_paused_clock(running_table):
 def test_the_profile_shows_the_vacation_days_left(alice):
     vacations.vacation_start(user=alice, days=5)
     page = client_for(alice).get(reverse("profile_edit")).content
-    assert b"25 vacation days left this year" in page
+    assert b"Vacation left this year: 25 days." in page
     assert b"On vacation until" in page
