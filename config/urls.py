@@ -1,9 +1,15 @@
+from django.conf import settings
 from django.contrib import admin
 from django.urls import include, path
+from django.views.generic import RedirectView
 
 handler500 = "games.middleware.server_error"  # a lost database: 503 with a sentence
 
 urlpatterns = [
+    # Browsers ask for /favicon.ico whatever the page links: send them to the site's icon.
+    path(
+        "favicon.ico", RedirectView.as_view(url=f"{settings.STATIC_URL}favicon.svg", permanent=True)
+    ),
     path("admin/", admin.site.urls),
     path("accounts/", include("allauth.urls")),
     path("i18n/", include("django.conf.urls.i18n")),
