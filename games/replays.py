@@ -2,7 +2,8 @@
 
 Step ``n`` is the state after the first ``n`` moves of the log, rebuilt from the
 revealed seed (``setup`` then ``apply``). Every step shows only the spectator's
-view; after the last one, each seat's own view of the final state reveals the hands.
+view. The last one shows the board once, then the game's result, then what each seat
+still held hidden from spectators (its own view of the final state), once per seat.
 """
 
 from __future__ import annotations
@@ -17,9 +18,24 @@ from games.fairness import seed_commitment
 from games.models import Move, RatingChange, Seat, Table
 from games.rules import get_rules
 
+# What a seat's view holds beyond a spectator's that is no card: whose view it is, what it may do,
+# its log (told from its side).
+NOT_HIDDEN_CARDS = frozenset({"seat", "legal_actions", "log"})
+
+
+def hides_something(seat_view: dict[str, Any], spectator_view: dict[str, Any]) -> bool:
+    """Whether a seat's view shows anything a spectator's does not (an empty hand is nothing)."""
+    for key in (seat_view.keys() | spectator_view.keys()) - NOT_HIDDEN_CARDS:
+        mine, public = seat_view.get(key), spectator_view.get(key)
+        if mine != public and (mine or public):
+            return True
+    return False
+
 
 def reveal_template(slug: str) -> str | None:
-    """A game's own partial for the revealed hands, if it has one."""
+    """A game's own partial for the revealed hands (``views``: each seat's final view, and
+    ``hidden``: the seats that held anything hidden), if it has one; else each such seat's
+    whole board is shown."""
     name = f"games/{slug}/reveal.html"
     try:
         get_template(name)
@@ -47,6 +63,8 @@ class Replay:
     last_move: tuple[int, str] | None
     # Each seat's view of the final state, on the last step only.
     reveal: list[dict[str, Any]] = field(default_factory=list)
+    # The seats whose final view shows anything the spectator's does not, on the last step.
+    hidden_seats: list[int] = field(default_factory=list)
 
     @property
     def at_start(self) -> bool:
@@ -105,6 +123,11 @@ def replay_at(table: Table, step: int) -> Replay:
     )
     if replay.at_end:
         replay.reveal = [rules.view(state, seat) for seat in range(table.num_seats)]
+        replay.hidden_seats = [
+            seat
+            for seat, seat_view in enumerate(replay.reveal)
+            if hides_something(seat_view, replay.view)
+        ]
     return replay
 
 

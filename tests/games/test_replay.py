@@ -5,12 +5,14 @@ from __future__ import annotations
 import hashlib
 import json
 import random
+import re
 
 import pytest
 from django.core.management import CommandError, call_command
+from django.template.loader import render_to_string
 from django.urls import reverse
 
-from games import fairness
+from games import fairness, replays
 from games.catalog import playable_games
 from games.models import RatingChange, Table
 from games.rules import get_rules
@@ -68,8 +70,52 @@ def test_the_last_step_reveals_every_hand(finished, alice, bob):
     replay = response.context["replay"]
     assert replay.at_end and response.context["view"] == DN.view(final, None)
     assert replay.reveal == [DN.view(final, 0), DN.view(final, 1)]
-    assert "Every hand revealed" in html and html.count("<h3>Your hand</h3>") == 2
-    assert f"What {alice.public_name} saw at the end" in html
+    area = html[html.index('id="replay"') :]
+    # The board once, then the game's own result, as the table shows them at the end.
+    assert area.count('id="result"') == 1 and 'class="reason"' in area.split('id="result"')[1]
+    # No seat's whole board again: only the hands it still held, once each.
+    assert "reveal-seat" not in area and "Your hand" not in area
+    held = [seat for seat in (0, 1) if DN.view(final, seat)["hand"]]
+    assert replay.hidden_seats == held
+    if held:
+        reveal = area[area.index('id="reveal"') :]
+        for user in (alice, bob):
+            assert reveal.count(f"{user.public_name}'s hand") == 1
+    else:
+        assert 'id="reveal"' not in area and "no hand is hidden any more" in html
+
+
+def test_the_revealed_hands_of_a_game_won_by_the_city_cards_show_each_card_once(alice, bob):
+    views = [
+        {"seat": 0, "hand": [{"id": 3, "kind": "support", "value": 8}]},
+        {"seat": 1, "hand": [{"id": 7, "kind": "betrayal", "value": -2}]},
+    ]
+    html = render_to_string(
+        "games/district-noir/reveal.html", {"views": views, "names": ["alice", "bob"]}
+    )
+    assert html.count("alice's hand") == 1 and html.count("bob's hand") == 1
+    assert html.count('class="card dn-support v8"') == 1
+    assert html.count('class="card dn-betrayal v-2"') == 1
+
+
+def test_only_what_a_seat_saw_beyond_the_spectators_counts_as_hidden():
+    spectator = {"seat": None, "hand": None, "legal_actions": [], "log": [1], "row": [1]}
+    assert not replays.hides_something({**spectator, "seat": 0, "log": [2]}, spectator)
+    assert not replays.hides_something({**spectator, "seat": 0, "hand": []}, spectator)
+    assert replays.hides_something({**spectator, "seat": 0, "hand": [{"id": 1}]}, spectator)
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="District Noir's board (templates/games/district-noir/board.html) shows a spectator "
+    "only the second player's hand; its per-seat panels in public.html, being written, fix it: "
+    "then remove this mark",
+)
+def test_district_noir_s_first_step_shows_both_players_hands(finished, alice, bob):
+    html = client_for(None).get(replay_url(finished, 0)).content.decode()
+    board = html[html.index('class="replay-board"') : html.index('aria-label="Game log"')]
+    for user in (alice, bob):
+        assert board.count(f"{user.public_name}'s hand") == 1, user.public_name
 
 
 def test_steps_past_either_end_are_clamped_and_nonsense_is_refused(finished):
@@ -192,3 +238,37 @@ def test_every_game_replays_on_its_own_board_and_rates_every_player(rules):
     end = client.get(replay_url(table, len(record.moves)))
     final = rules.from_json(table.state)
     assert end.context["replay"].reveal == [rules.view(final, s) for s in range(len(users))]
+
+
+@pytest.mark.parametrize("rules", playable_games(), ids=lambda rules: rules.slug)
+def test_the_last_step_shows_the_end_once_and_each_hidden_card_once(rules):
+    players = max(rules.min_players, min(rules.max_players, 3))  # three where the game allows
+    users = [UserFactory(password=None) for _ in range(players)]
+    table = play_to_the_end(start_game(*users, game=rules.slug), random.Random(2))
+    total = table.moves.count()
+    html = client_for(None).get(replay_url(table, total)).content.decode()
+    area = html[html.index('id="replay"') :]
+    final = rules.from_json(table.state)
+    spectator = rules.view(final, None)
+    # One board, one result, no seat's whole board repeated (its "game over" line again).
+    assert area.count('id="result"') == 1
+    assert "reveal-seat" not in area
+    hidden = [
+        seat
+        for seat in range(len(users))
+        if replays.hides_something(rules.view(final, seat), spectator)
+    ]
+    if hidden:
+        reveal = area[area.index('id="reveal"') : area.index('aria-label="Game log"')]
+        for seat in range(len(users)):
+            assert reveal.count(f'data-seat="{seat}"') == 1, seat
+    else:
+        assert 'id="reveal"' not in area
+    if rules.slug == "slide":
+        # Every grid face up once, with what it scored; the game is over, said once.
+        assert len(re.findall(r'class="sl-final[ "]', area)) == len(users)
+        assert html.count("The game is over.") == 1
+    if rules.slug == "gnav":
+        for seat in hidden:
+            card = rules.view(final, seat)["card"]
+            assert f"gn-r{card['rank']} " in reveal
