@@ -17,7 +17,7 @@ from django.utils import timezone
 from games.bots import get_bot
 from games.models import Move, Seat, Table
 from games.rules import Action, Rules
-from games.services import apply_move, locked_table, rules_for
+from games.services import apply_move, locked_table, rules_for, table_seats
 
 logger = logging.getLogger(__name__)
 
@@ -36,12 +36,12 @@ def choose_for_seat(rules: Rules, state: Any, position: int, level: str, seed: s
     return action if action in legal else rng.choice(legal)
 
 
-def _play_for(table: Table, seat: Seat, level: str, by: str) -> Move:
+def _play_for(table: Table, seat: Seat, level: str, by: str, seats: list[Seat]) -> Move:
     rules = rules_for(table)
     state = rules.from_json(table.state)
     seed = f"{table.pk}:{table.version}:{seat.position}"
     action = choose_for_seat(rules, state, seat.position, level, seed)
-    return apply_move(table, seat, action, by)
+    return apply_move(table, seat, action, by, seats=seats).move
 
 
 @transaction.atomic
@@ -50,9 +50,10 @@ def bot_play_turn(*, table_id: int, version: int) -> Move | None:
     table = locked_table(table_id)
     if not table.is_running or table.version != version:
         return None  # the table moved on; whoever moved it queued what comes next
-    for seat in table.seats.filter(is_waiting=True).select_related("user"):
-        if seat.is_bot:
-            return _play_for(table, seat, seat.bot_level or TIMEOUT_BOT, Move.By.BOT)
+    seats = table_seats(table)
+    for seat in seats:
+        if seat.is_waiting and seat.is_bot:
+            return _play_for(table, seat, seat.bot_level or TIMEOUT_BOT, Move.By.BOT, seats)
     return None
 
 
@@ -66,13 +67,14 @@ def seat_time_out(*, table_id: int, position: int, now: dt.datetime | None = Non
     table = locked_table(table_id)
     if not table.is_running:
         return None
-    seat = table.seats.select_related("user").filter(position=position).first()
+    seats = table_seats(table)
+    seat = next((s for s in seats if s.position == position), None)
     if seat is None or not seat.is_waiting or seat.deadline is None or seat.deadline > now:
         return None
     if seat.is_bot:
-        return _play_for(table, seat, seat.bot_level or TIMEOUT_BOT, Move.By.BOT)
+        return _play_for(table, seat, seat.bot_level or TIMEOUT_BOT, Move.By.BOT, seats)
     seat.timeouts += 1
     if seat.timeouts >= table.max_timeouts:
         seat.replaced_by_bot = True
     seat.save(update_fields=["timeouts", "replaced_by_bot"])
-    return _play_for(table, seat, TIMEOUT_BOT, Move.By.TIMEOUT)
+    return _play_for(table, seat, TIMEOUT_BOT, Move.By.TIMEOUT, seats)

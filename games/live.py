@@ -13,13 +13,11 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
-from contextvars import ContextVar
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
-from django.db import transaction
+
+from games.events import Event, TableChanged
 
 logger = logging.getLogger(__name__)
 
@@ -35,20 +33,6 @@ def changed_message(table_id: int, version: int, origin: str = "") -> dict:
     if origin:
         message["origin"] = origin
     return message
-
-
-PAGE_ID_LENGTH = 32
-_origin: ContextVar[str] = ContextVar("origin", default="")
-
-
-@contextmanager
-def changes_from_page(page_id: str) -> Iterator[None]:
-    """Changes made inside this block are announced as coming from page ``page_id``."""
-    token = _origin.set(page_id[:PAGE_ID_LENGTH])
-    try:
-        yield
-    finally:
-        _origin.reset(token)
 
 
 # After a failed broadcast this process stops trying for a while: reaching a dead Redis
@@ -70,6 +54,8 @@ def broadcast_table_changed(table_id: int, version: int, origin: str = "") -> No
         logger.warning("could not broadcast a change of table %s", table_id, exc_info=True)
 
 
-def on_commit_table_changed(table_id: int, version: int) -> None:
-    origin = _origin.get()
-    transaction.on_commit(lambda: broadcast_table_changed(table_id, version, origin))
+def on_table_events(sender: object, events: tuple[Event, ...], **kwargs: object) -> None:
+    """Subscribed to ``games.events.table_events``: tells the open pages of each change."""
+    for event in events:
+        if isinstance(event, TableChanged):
+            broadcast_table_changed(event.table_id, event.version, event.origin)

@@ -47,6 +47,9 @@ class Table(models.Model):
     seed = models.BigIntegerField(null=True, blank=True)
     state = models.JSONField(null=True, blank=True)
     version = models.PositiveIntegerField(default=0)
+    # How many moves the log holds: the next move's number, read from the locked row (a count,
+    # or a max() in the same statement as the lock, would see the log as it was before the wait).
+    moves_played = models.PositiveIntegerField(default=0)
     deadline = models.DateTimeField(null=True, blank=True)
     outcome = models.JSONField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)

@@ -2,8 +2,9 @@
 
 Each runs in one transaction with the table row locked (``select_for_update``),
 so two requests for the same table are handled one at a time; a move is
-checked against the version the player saw, applied once, appended to the log,
-and only after the commit are open pages told and bot turns queued.
+checked against the version the player saw, applied once, appended to the log.
+Each change returns its events (``games.events``), published only after the commit:
+the live layer and the jobs subscribe to them, so nothing here imports either.
 """
 
 from __future__ import annotations
@@ -13,14 +14,16 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db import IntegrityError, transaction
+from django.db.models import Exists, OuterRef
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.models import User, Vacation
-from games import clocks, live, ratings
+from games import clocks, events, ratings
 from games.bots import BOT_LEVELS
 from games.catalog import playable_rules
 from games.errors import Conflict, Forbidden, GameError, NotFound
+from games.events import Event
 from games.models import Move, Seat, Table
 from games.rules import IllegalAction, Rules, get_rules
 from games.time_controls import TIME_PER_MOVE_CHOICES
@@ -34,9 +37,20 @@ def rules_for(table: Table) -> Rules:
 
 def locked_table(table_id: int) -> Table:
     try:
-        return Table.objects.select_for_update().get(pk=table_id)
+        return Table.objects.select_for_update(of=("self",)).get(pk=table_id)
     except Table.DoesNotExist:
         raise NotFound(_("There is no such table.")) from None
+
+
+def table_seats(table: Table) -> list[Seat]:
+    """The table's seats with their users, each marked ``on_vacation`` (its player is away now).
+
+    One query: a turn that starts for a player on vacation keeps its clock standing.
+    """
+    away = Vacation.objects.filter(
+        user_id=OuterRef("user_id"), ended_at__isnull=True, starts_at__lte=timezone.now()
+    )
+    return list(table.seats.select_related("user").annotate(on_vacation=Exists(away)))
 
 
 @transaction.atomic
@@ -170,7 +184,7 @@ def table_abort(*, table_id: int, user: User) -> Table:
 def _bump(table: Table) -> None:
     table.version += 1
     table.save(update_fields=["version"])
-    live.on_commit_table_changed(table.pk, table.version)
+    events.publish_on_commit([events.table_changed(table.pk, table.version)])
 
 
 def _start(table: Table) -> None:
@@ -179,15 +193,7 @@ def _start(table: Table) -> None:
     state = rules.setup(table.num_seats, table.seed, table.options)
     table.status = Table.Status.RUNNING
     table.started_at = timezone.now()
-    store_state(table, rules, state)
-
-
-def _away_user_ids(user_ids: list[int], now: Any) -> set[int]:
-    return set(
-        Vacation.objects.filter(
-            user_id__in=user_ids, ended_at__isnull=True, starts_at__lte=now
-        ).values_list("user_id", flat=True)
-    )
+    events.publish_on_commit(store_state(table, rules, state))
 
 
 def store_state(
@@ -196,21 +202,22 @@ def store_state(
     state: Any,
     mover: int | None = None,
     seats: list[Seat] | None = None,
-) -> None:
-    """Saves a new state and all that follows from it: version, clocks, outcome, then tells.
+) -> list[Event]:
+    """Saves a new state and all that follows from it (version, clocks, outcome) and returns
+    the events of the change, for the caller to publish.
 
-    The caller holds the table's row lock (and may pass the table's ``seats``, users
-    loaded, to spare a query). A ``mover`` still waited for after its move (a solo game,
-    or two actions in a row) starts a new turn with a fresh clock.
+    The caller holds the table's row lock (and may pass ``table_seats(table)`` to spare a
+    query). A ``mover`` still waited for after its move (a solo game, or two actions in a
+    row) starts a new turn with a fresh clock.
     """
     now = timezone.now()
     table.state = rules.to_json(state)
     table.version += 1
     outcome = rules.outcome(state)
     waiting = set(rules.waiting_seats(state)) if outcome is None else set()
-    fields = ["state", "version", "status", "started_at", "seed"]
+    fields = ["state", "version", "moves_played", "status", "started_at", "seed"]
     if seats is None:
-        seats = list(table.seats.select_related("user"))
+        seats = table_seats(table)
     if outcome is not None:
         table.status = Table.Status.FINISHED
         table.finished_at = now
@@ -223,28 +230,35 @@ def store_state(
     def starts_turn(seat: Seat) -> bool:
         return seat.position in waiting and (not seat.is_waiting or seat.position == mover)
 
-    starting = [s for s in seats if starts_turn(s)]
-    away = _away_user_ids([s.user_id for s in starting if s.user_id], now) if starting else set()
+    changed: list[Seat] = []
+    started: list[int] = []
     for seat in seats:
-        changed: list[str] = []
         if starts_turn(seat):
-            clocks.start_turn(seat, table, now, on_vacation=seat.user_id in away)
-            changed = clocks.CLOCK_FIELDS
+            clocks.start_turn(seat, table, now, on_vacation=getattr(seat, "on_vacation", False))
+            started.append(seat.position)
         elif seat.position not in waiting and seat.is_waiting:
             clocks.stop_turn(seat)
-            changed = clocks.CLOCK_FIELDS
+        elif outcome is None:
+            continue
         if outcome is not None:
             seat.rank = table.outcome["ranks"][seat.position]
             seat.score = table.outcome["scores"][seat.position]
-            changed = [*changed, "rank", "score"]
-        if changed:
-            seat.save(update_fields=changed)
+        changed.append(seat)
+    fields_changed = [*clocks.CLOCK_FIELDS, *(["rank", "score"] if outcome is not None else [])]
+    if len(changed) > 2:  # one UPDATE for them all (it costs more CPU than two simple ones)
+        Seat.objects.bulk_update(changed, fields_changed)
+    else:
+        for seat in changed:
+            seat.save(update_fields=fields_changed)
 
-    live.on_commit_table_changed(table.pk, table.version)
+    found: list[Event] = [events.table_changed(table.pk, table.version)]
+    if started:
+        found.append(events.TurnStarted(table.pk, table.version, tuple(started)))
+    if outcome is not None:
+        found.append(events.GameEnded(table.pk, table.version))
     if any(seat.is_bot for seat in seats if seat.position in waiting):
-        from games import tasks  # tasks import services: import here to avoid a cycle
-
-        tasks.schedule_bot_turn(table.pk, table.version)
+        found.append(events.BotTurnDue(table.pk, table.version))
+    return found
 
 
 def _with_forfeits(outcome: dict[str, Any], seats: list[Seat]) -> dict[str, Any]:
@@ -265,26 +279,30 @@ class MoveResult:
     table: Table
     move: Move
     seats: list[Seat]  # as the move left them, users loaded: the new board needs no re-read
+    events: list[Event]  # published on commit already; returned for the caller and the tests
+    state: Any  # the new state, so that the new board needs no re-parse
 
 
 def apply_move(
     table: Table, seat: Seat, action: Any, by: str, seats: list[Seat] | None = None
-) -> Move:
-    """Applies one action for ``seat`` (one of ``seats``, if given) at a locked, running table
-    and stores it all."""
+) -> MoveResult:
+    """Applies one action for ``seat`` at a table from ``locked_table``, stores it all and
+    publishes its events on commit. ``seats`` (from ``table_seats``) spares a query."""
     rules = rules_for(table)
     state = rules.from_json(table.state)
     try:
         new_state = rules.apply(state, seat.position, action)
     except IllegalAction as exc:
         raise GameError(_(exc.message)) from None
-    # The last seq by the (table, seq) index: the same cost at move 1 and move 300, unlike a count.
-    last = table.moves.order_by("-seq").values_list("seq", flat=True).first()
-    move = Move(table=table, seq=(last or 0) + 1, position=seat.position, action=action, by=by)
-    store_state(table, rules, new_state, mover=seat.position, seats=seats)
+    if seats is None:
+        seats = table_seats(table)
+    table.moves_played += 1
+    move = Move(table=table, seq=table.moves_played, position=seat.position, action=action, by=by)
+    found = store_state(table, rules, new_state, mover=seat.position, seats=seats)
     move.version = table.version
     move.save()
-    return move
+    events.publish_on_commit(found)
+    return MoveResult(table=table, move=move, seats=seats, events=found, state=new_state)
 
 
 @transaction.atomic
@@ -294,7 +312,7 @@ def move_play(*, table_id: int, user: User, action: Any, version: int | None) ->
     A stale or repeated submission raises ``Conflict`` and changes nothing.
     """
     table = locked_table(table_id)
-    seats = list(table.seats.select_related("user"))
+    seats = table_seats(table)
     seat = next((s for s in seats if user.is_authenticated and s.user_id == user.pk), None)
     if seat is None:
         raise Forbidden(_("You are not seated at this table."))
@@ -304,8 +322,7 @@ def move_play(*, table_id: int, user: User, action: Any, version: int | None) ->
         raise Conflict(_("The game moved on before your move arrived. Here is the board now."))
     if seat.replaced_by_bot:
         raise Forbidden(_("A bot plays this seat now: you ran out of time too often."))
-    move = apply_move(table, seat, action, Move.By.PLAYER, seats=seats)
-    return MoveResult(table=table, move=move, seats=seats)
+    return apply_move(table, seat, action, Move.By.PLAYER, seats=seats)
 
 
 def _moved_since(table: Table, seat: Seat, version: int) -> bool:

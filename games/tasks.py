@@ -13,10 +13,11 @@ from concurrent.futures import ThreadPoolExecutor
 
 from celery import shared_task
 from django.conf import settings
-from django.db import close_old_connections, transaction
+from django.db import close_old_connections
 
 from games import sweeps
 from games.bot_turns import bot_play_turn
+from games.events import BotTurnDue, Event
 
 logger = logging.getLogger(__name__)
 
@@ -53,21 +54,24 @@ def _embedded_bot_turn(table_id: int, version: int) -> None:
 
 
 def schedule_bot_turn(table_id: int, version: int) -> None:
-    """After the commit, queue the next bot move: never inside the request that made a move."""
+    """Queues the next bot move (called after the commit of the change that made it due)."""
+    global _embedded_pool
+    if settings.TASKS_MODE == "thread":
+        if _embedded_pool is None:
+            _embedded_pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="bots")
+        _embedded_pool.submit(_embedded_bot_turn, table_id, version)
+    elif settings.TASKS_MODE == "inline":
+        bot_play_turn(table_id=table_id, version=version)
+    else:
+        delay = settings.BOT_MOVE_DELAY_SECONDS
+        try:
+            play_bot_turn.apply_async((table_id, version), countdown=delay)
+        except Exception:  # the broker is down: the deadline sweep plays the bot later
+            logger.warning("could not queue a bot turn at table %s", table_id, exc_info=True)
 
-    def queue() -> None:
-        global _embedded_pool
-        if settings.TASKS_MODE == "thread":
-            if _embedded_pool is None:
-                _embedded_pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="bots")
-            _embedded_pool.submit(_embedded_bot_turn, table_id, version)
-        elif settings.TASKS_MODE == "inline":
-            bot_play_turn(table_id=table_id, version=version)
-        else:
-            delay = settings.BOT_MOVE_DELAY_SECONDS
-            try:
-                play_bot_turn.apply_async((table_id, version), countdown=delay)
-            except Exception:  # the broker is down: the deadline sweep plays the bot later
-                logger.warning("could not queue a bot turn at table %s", table_id, exc_info=True)
 
-    transaction.on_commit(queue)
+def on_table_events(sender: object, events: tuple[Event, ...], **kwargs: object) -> None:
+    """Subscribed to ``games.events.table_events``: a bot seat to move gets its turn queued."""
+    for event in events:
+        if isinstance(event, BotTurnDue):
+            schedule_bot_turn(event.table_id, event.version)

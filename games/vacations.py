@@ -8,12 +8,13 @@ from typing import Any
 
 from django.conf import settings
 from django.db import transaction
+from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from accounts.models import User, Vacation
-from games import clocks
+from games import clocks, events
 from games.errors import Conflict, GameError
 from games.models import Seat, Table
 
@@ -94,6 +95,7 @@ def vacation_start(*, user: User, days: int, now: dt.datetime | None = None) -> 
     for seat in _turn_based_seats(user.pk):
         clocks.pause(seat, seat.table, now)
         seat.save(update_fields=clocks.CLOCK_FIELDS)
+        table_clocks_changed(seat.table_id)
     return vacation
 
 
@@ -109,4 +111,13 @@ def vacation_end(*, vacation_id: int, now: dt.datetime | None = None) -> int:
     for seat in _turn_based_seats(vacation.user_id):
         clocks.resume(seat, seat.table, now)
         seat.save(update_fields=clocks.CLOCK_FIELDS)
+        table_clocks_changed(seat.table_id)
     return 1
+
+
+def table_clocks_changed(table_id: int) -> None:
+    """A clock of the table stopped or started again: a new version, so that its board (cached
+    by version) shows it, and open pages are told after the commit."""
+    Table.objects.filter(pk=table_id).update(version=F("version") + 1)
+    version = Table.objects.values_list("version", flat=True).get(pk=table_id)
+    events.publish_on_commit([events.table_changed(table_id, version)])

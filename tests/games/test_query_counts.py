@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import json
 import random
+from collections import Counter
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from games import services
@@ -42,6 +45,22 @@ def test_an_unchanged_poll_costs_one_query(running_table, django_assert_max_num_
     assert response.status_code == 204
 
 
+def test_a_signed_in_players_unchanged_poll_costs_one_query(
+    running_table, alice, django_assert_max_num_queries
+):
+    """The commonest request of all: its session, the player's time zone and language and
+    their presence come from the cache (the presence row is written every 20 s at most), so
+    it reads the table's version and nothing else."""
+    client = client_for(alice)
+    url = reverse("table_detail", args=[running_table.pk])
+    client.get(url, {"v": running_table.version}, HTTP_HX_REQUEST="true")  # fills the caches
+    with django_assert_max_num_queries(POLL_QUERIES):
+        response = client.get(url, {"v": running_table.version}, HTTP_HX_REQUEST="true")
+    assert response.status_code == 204
+    seen = running_table.seats.get(user=alice).seen_at
+    assert seen is not None, "the first poll wrote the presence"
+
+
 @pytest.mark.parametrize("tables", [1, 30])
 def test_the_lobby_costs_the_same_with_few_or_many_tables(
     alice, tables, django_assert_max_num_queries
@@ -59,11 +78,14 @@ def test_the_lobby_costs_the_same_with_few_or_many_tables(
     assert response.content.count(b"table-row") >= tables
 
 
-# Session and user; the table locked, its seats (users with them), the last move's number;
-# the table, the two clocks that stop and start, the move; whether the next player is on
-# vacation; and the transaction's savepoint and its release (the test runs in a transaction).
-# The new board reuses the table and seats the move just wrote.
-MOVE_QUERIES = 12
+# Session and user; the move (MOVE_SERVICE_QUERIES); and the transaction's savepoint and its
+# release (the test runs in a transaction). The new board reuses the table and seats the move
+# just wrote.
+MOVE_QUERIES = 10
+# The table locked with its last move's number; its seats with their users and whether each
+# player is on vacation; the table; the clock that stops and the one that starts (more than
+# two in one UPDATE); the move.
+MOVE_SERVICE_QUERIES = 6
 
 
 def test_a_move_and_its_new_board_cost_a_fixed_number_of_queries(
@@ -82,3 +104,79 @@ def test_a_move_and_its_new_board_cost_a_fixed_number_of_queries(
         )
     assert response.status_code == 200
     assert 'id="board"' in response.content.decode()
+
+
+def _next_move(table, rules) -> dict:
+    state = rules.from_json(table.state)
+    seat = rules.active_seats(state)[0]
+    return {
+        "table_id": table.pk,
+        "user": user_at(table, seat),
+        "action": rules.legal_actions(state, seat)[0],
+        "version": table.version,
+    }
+
+
+def _play_one(table, rules) -> None:
+    services.move_play(**_next_move(table, rules))
+
+
+def _statements(captured: CaptureQueriesContext) -> list[str]:
+    """The queries run, less the transaction's own BEGIN and COMMIT."""
+    control = ("BEGIN", "COMMIT", "SAVEPOINT", "RELEASE SAVEPOINT")
+    return [q["sql"] for q in captured.captured_queries if not q["sql"].startswith(control)]
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("moves", [0, 40])
+def test_a_move_runs_six_queries_at_most_at_any_point_of_the_game(running_table, moves):
+    table = play_random_moves(running_table, moves, random.Random(moves))
+    move = _next_move(table, get_rules(table.game))
+    with CaptureQueriesContext(connection) as captured:
+        services.move_play(**move)
+    statements = _statements(captured)
+    assert len(statements) <= MOVE_SERVICE_QUERIES, "\n".join(s[:120] for s in statements)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_push_to_an_open_page_costs_one_query(
+    running_table, carol, django_assert_max_num_queries
+):
+    """However many pages are open: the public part is rendered once per version (the first
+    page's render reads the seats too), then each page reads the table row and no more."""
+    from games import boards
+
+    rules = get_rules(running_table.game)
+    _play_one(running_table, rules)
+    seats = list(running_table.seats.all())
+    audiences = [boards.Audience(s.position, s.user_id) for s in seats]
+    audiences += [boards.Audience(None, carol.pk), boards.Audience(None)]
+    boards.changed_since(running_table.pk, audiences[0], boards.SentParts())  # fills the cache
+    for audience in audiences:
+        with django_assert_max_num_queries(1):
+            html = boards.changed_since(running_table.pk, audience, boards.SentParts())
+        assert 'id="board-public"' in html
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("game, seats", [("slide", 4), ("gnav", 4), ("point-city", 3)])
+def test_every_move_of_a_whole_game_runs_six_queries_at_most(game, seats, make_user):
+    """Every move but the last (which settles the result and the ratings)."""
+    users = [make_user() for _ in range(seats)]
+    table = services.table_create(user=users[0], game=game, num_seats=seats, seconds_per_move=86400)
+    for user in users[1:]:
+        services.table_join(table_id=table.pk, user=user)
+    rules, rng, counts = get_rules(game), random.Random(7), []
+    table.refresh_from_db()
+    while table.is_running:
+        state = rules.from_json(table.state)
+        seat = rng.choice(rules.waiting_seats(state) or rules.active_seats(state))
+        action = rng.choice(rules.legal_actions(state, seat))
+        with CaptureQueriesContext(connection) as captured:
+            services.move_play(
+                table_id=table.pk, user=users[seat], action=action, version=table.version
+            )
+        table.refresh_from_db()
+        if table.is_running:
+            counts.append(len(_statements(captured)))
+    assert counts and max(counts) <= MOVE_SERVICE_QUERIES, Counter(counts)

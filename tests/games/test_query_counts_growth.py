@@ -53,6 +53,7 @@ def _table_with_moves(alice: User, bob: User, moves: int) -> Table:
         Move(table=table, seq=seq, version=0, position=seq % 2, action={"type": "filler"})
         for seq in range(2, moves + 1)
     )
+    Table.objects.filter(pk=table.pk).update(moves_played=moves)
     table.refresh_from_db()
     assert table.moves.count() == moves
     return table

@@ -164,3 +164,17 @@ def test_the_profile_shows_the_vacation_days_left(alice):
     page = client_for(alice).get(reverse("profile_edit")).content
     assert b"Vacation left this year: 25 days." in page
     assert b"On vacation until" in page
+
+
+def test_an_open_board_shows_the_clock_stop_and_start_again(running_table):
+    """The board is cached by the table's version: a vacation's start and end are changes of
+    their own, so a page that had the running clock gets the paused one, and back."""
+    waiting = running_table.seats.select_related("user").get(is_waiting=True)
+    client = client_for(waiting.user)
+    url = reverse("table_detail", args=[running_table.pk])
+    assert "data-deadline" in client.get(url, HTTP_HX_REQUEST="true").text  # cached now
+    vacation = vacations.vacation_start(user=waiting.user, days=2)
+    board = client.get(url, HTTP_HX_REQUEST="true").text
+    assert "on vacation" in board and "data-deadline" not in board
+    vacations.vacation_end(vacation_id=vacation.pk)
+    assert "data-deadline" in client.get(url, HTTP_HX_REQUEST="true").text
