@@ -1,4 +1,8 @@
-"""Shows every date and time in the signed-in player's own time zone."""
+"""Shows every page in the signed-in player's own time zone and language.
+
+Both come from ``accounts.prefs`` (the cache, by the session's user id), so that a request
+that needs nothing else of the user (an unchanged board poll) does not read its row.
+"""
 
 from __future__ import annotations
 
@@ -8,15 +12,20 @@ from collections.abc import Callable
 from django.http import HttpRequest, HttpResponse
 from django.utils import timezone, translation
 
+from accounts.prefs import user_prefs
+
 
 class UserTimeZoneMiddleware:
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
-        user = getattr(request, "user", None)
-        if user is not None and user.is_authenticated and user.time_zone:
-            timezone.activate(zoneinfo.ZoneInfo(user.time_zone))
+        prefs = user_prefs(request)
+        if prefs and prefs[0]:
+            try:
+                timezone.activate(zoneinfo.ZoneInfo(prefs[0]))
+            except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+                timezone.deactivate()
         else:
             timezone.deactivate()
         return self.get_response(request)
@@ -29,10 +38,10 @@ class UserLanguageMiddleware:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
-        user = getattr(request, "user", None)
-        if user is not None and user.is_authenticated and user.language:
-            translation.activate(user.language)
-            request.LANGUAGE_CODE = user.language
+        prefs = user_prefs(request)
+        if prefs and prefs[1]:
+            translation.activate(prefs[1])
+            request.LANGUAGE_CODE = prefs[1]
         response = self.get_response(request)
         response.headers.setdefault("Content-Language", translation.get_language())
         return response

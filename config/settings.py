@@ -64,6 +64,7 @@ ALLOWED_HOSTS = env_list(
     "DJANGO_ALLOWED_HOSTS", "localhost,127.0.0.1,[::1]" if DEBUG or TESTING else ""
 )
 CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS")
+CSRF_FAILURE_VIEW = "games.views.csrf_failure"
 
 
 def site_url(environ: Mapping[str, str]) -> str:
@@ -98,7 +99,11 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "games.middleware.NullCharacterMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # Pages and board fragments gzipped (Django's has BREACH's mitigation); static files are
+    # answered by whitenoise above, compressed ahead of time.
+    "django.middleware.gzip.GZipMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -240,6 +245,31 @@ if REDIS_URL:
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
     CELERY_BROKER_URL = "memory://"
+
+
+def redis_database(url: str, number: int) -> str:
+    """``url`` with another database number: the cache's keys apart from the broker's."""
+    url = url.rstrip("/")
+    base, _, last = url.rpartition("/")
+    return f"{base}/{number}" if last.isdigit() and base.count("/") >= 2 else f"{url}/{number}"
+
+
+# The boards' public parts (games/boards.py), shared by every web process through Redis; a
+# process's own memory on the embedded default. A cache that does not answer within a few
+# hundred milliseconds is skipped: the board is rendered instead.
+if REDIS_URL:
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": os.environ.get("REDIS_CACHE_URL", redis_database(REDIS_URL, 1)),
+            "OPTIONS": {"socket_connect_timeout": 0.3, "socket_timeout": 0.3},
+        }
+    }
+else:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+# Sessions read from the cache, written through to the database (a cache that fails is
+# skipped): a signed-in request reads no session row.
+SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
 # How background work runs: "celery" (a worker and beat, with Redis), "thread" (the
 # embedded default: a thread of the web process), "inline" (tests: at once, in order).
 TASKS_MODE = os.environ.get(

@@ -13,7 +13,7 @@ import sys
 from collections.abc import Callable
 
 from django.db import InterfaceError, OperationalError
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
 from django.views.defaults import server_error as default_server_error
@@ -55,3 +55,16 @@ def server_error(request: HttpRequest) -> HttpResponse:
     if isinstance(sys.exc_info()[1], DATABASE_ERRORS):
         return unavailable(request)
     return default_server_error(request)
+
+
+class NullCharacterMiddleware:
+    """An address with a NUL character answers 400: no page has one, and PostgreSQL refuses
+    NUL in a string (a lookup by such a path or parameter would be a 500)."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        if "\x00" in request.path or "%00" in request.META.get("QUERY_STRING", ""):
+            return HttpResponseBadRequest(_("That address is not valid."))
+        return self.get_response(request)

@@ -5,24 +5,26 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.cache import cache
 from django.db.models import Q
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.middleware.csrf import get_token
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.html import format_html
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
-from games import live, selectors, services
-from games.catalog import board_template, playable_games, playable_rules
-from games.errors import GameError, NotFound
+from accounts.prefs import session_user_id
+from games import boards, moves, selectors, services
+from games.catalog import game_script, playable_games, playable_rules
+from games.errors import GameError
 from games.forms import (
     BOT_LEVEL_CHOICES,
-    ActionForm,
     BotTableForm,
     TableCreateForm,
     bot_table_seats,
@@ -33,9 +35,6 @@ from games.rules import Rules
 from games.time_controls import DEFAULT_TIME_PER_MOVE
 
 PRESENCE_REFRESH = dt.timedelta(seconds=20)
-# The board shows the latest log entries only, so that rendering and sending it costs the
-# same at move 10 and move 300; a link opens the whole log (``table_log``).
-LOG_TAIL = 20
 
 
 def lobby(request: HttpRequest) -> HttpResponse:
@@ -144,6 +143,13 @@ def table_invite(request: HttpRequest, code: str) -> HttpResponse:
     return redirect("table_detail", table_id=table.pk)
 
 
+def csrf_input(request: HttpRequest) -> str:
+    """A form's hidden CSRF field, for the whole page only: fragments must stay shareable."""
+    return format_html(
+        '<input type="hidden" name="csrfmiddlewaretoken" value="{}">', get_token(request)
+    )
+
+
 def whole_number(text: str) -> int | None:
     """``text`` as a whole number, or None: ASCII digits only (``"²".isdigit()`` is true too)."""
     if text.isascii() and text.isdigit() and len(text) <= 12:
@@ -165,60 +171,45 @@ def table_detail(request: HttpRequest, table_id: int) -> HttpResponse:
             return HttpResponse(status=204)
     table = get_object_or_404(Table, pk=table_id)
     _touch_presence(request, table_id)
-    page = selectors.table_page_for(table, request.user)
-    template = "games/partials/board.html" if request.htmx else "games/table.html"
-    return render(request, template, board_context(page, user=request.user, request=request))
+    seats = list(table.seats.select_related("user"))
+    if request.htmx:
+        audience = boards.Audience.of(request.user, seats)
+        return HttpResponse(boards.board_for(table, audience, seats).html)
+    return _table_page(request, table, seats)
 
 
-def board_context(
-    page: selectors.TablePage,
-    *,
-    user: Any,
-    request: HttpRequest | None = None,
-    error: str = "",
-) -> dict[str, Any]:
-    """What the board fragment needs; the same for HTTP and for the websocket."""
-    table = page.table
-    invite = reverse("table_invite", args=[table.invite_code])
-    log = page.view["log"] if page.view else []
-    return {
-        "page": page,
+def _table_page(
+    request: HttpRequest, table: Table, seats: list[Seat], message: str = "", status: int = 200
+) -> HttpResponse:
+    """The whole page: its forms carry a CSRF token, so that they work without JavaScript."""
+    audience = boards.Audience.of(request.user, seats)
+    board = boards.board_for(table, audience, seats, csrf_input=csrf_input(request))
+    context = {
         "table": table,
-        "view": page.view,
-        "names": page.names,
-        "user": user,
-        "board_template": board_template(table.game),
-        "log_template": f"games/{table.game}/log_entry.html",
-        "log_entries": log[-LOG_TAIL:],
-        "log_earlier": max(0, len(log) - LOG_TAIL),
-        "log_total": len(log),
-        "error": error,
-        "poll_ms": settings.TABLE_POLL_MS,
-        "invite_url": request.build_absolute_uri(invite) if request else settings.SITE_URL + invite,
-        "ranking": _ranking(page),
-        # The game waits for this seat (in a simultaneous phase: it has not chosen yet).
-        "my_turn": any(s.position == page.position and s.is_waiting for s in page.seats),
+        "board": board,
+        "audience": audience,
+        "message": boards.message_html(message),
+        "game_script": game_script(table.game),
     }
-
-
-def _ranking(page: selectors.TablePage) -> list[dict[str, Any]]:
-    """The seats by final place (forfeits included), for the end of the game."""
-    outcome = page.table.outcome
-    if not outcome:
-        return []
-    rows = [
-        {
-            "seat": seat,
-            "rank": outcome["ranks"][seat.position],
-            "score": outcome["scores"][seat.position],
-        }
-        for seat in page.seats
-    ]
-    return sorted(rows, key=lambda row: (row["rank"], row["seat"].position))
+    return render(request, "games/table.html", context, status=status)
 
 
 def _touch_presence(request: HttpRequest, table_id: int) -> None:
-    """Remembers that this player has the table open: no reminder e-mail while they do."""
+    """Remembers that this player has the table open: no reminder e-mail while they do.
+
+    At most once per ``PRESENCE_REFRESH`` and table: the page polls far more often, and its
+    poll should cost one query (the cache says when the row was last written).
+    """
+    user_id = session_user_id(request)
+    if user_id is None:
+        return
+    key = f"presence:{table_id}:{user_id}"
+    try:
+        if cache.get(key):
+            return
+        cache.set(key, True, PRESENCE_REFRESH.total_seconds())
+    except Exception:  # the cache is down: write the row, as each request used to
+        pass
     if request.user.is_authenticated:
         now = timezone.now()
         Seat.objects.filter(table_id=table_id, user=request.user).filter(
@@ -259,36 +250,46 @@ def table_view_json(request: HttpRequest, table_id: int) -> JsonResponse:
 
 @require_POST
 def table_act(request: HttpRequest, table_id: int) -> HttpResponse:
-    """Plays one action. Refusals answer 4xx with the reason and the board as it is now."""
-    form = ActionForm(request.POST)
-    error, status, table, seats = "", 200, None, None
-    if not request.user.is_authenticated:
-        error, status = _("Sign in to play."), 403
-    elif not form.is_valid():
-        error, status = _("That move could not be read."), 400
-    else:
-        try:
-            with live.changes_from_page(request.headers.get("X-Page", "")):
-                result = services.move_play(
-                    table_id=table_id,
-                    user=request.user,
-                    action=form.cleaned_data["action"],
-                    version=form.cleaned_data["version"],
-                )
-            # The table and seats as the move left them: the board needs no second read.
-            table, seats = result.table, result.seats
-        except NotFound:
-            raise Http404 from None
-        except GameError as exc:
-            error, status = exc.message, exc.status
-    if table is None:
-        table = get_object_or_404(Table, pk=table_id)
-    if not request.htmx and not error:
-        return redirect("table_detail", table_id=table.pk)
-    page = selectors.table_page_for(table, request.user, seats=seats)
-    template = "games/partials/board.html" if request.htmx else "games/table.html"
-    context = board_context(page, user=request.user, request=request, error=error)
-    return render(request, template, context, status=status)
+    """Plays one action over HTTP (pages without a socket, or without JavaScript).
+
+    The answer is the reason of a refusal (4xx) for ``#board-message``, with the board as it is
+    now as out-of-band parts; without JavaScript, the page again. The websocket's moves take
+    the same path (``moves.move_submit``).
+    """
+    outcome = moves.move_submit(
+        table_id=table_id,
+        user=request.user,
+        data=request.POST,
+        origin=request.headers.get("X-Page", ""),
+    )
+    if outcome.table is None:
+        raise Http404
+    if not request.htmx:
+        if not outcome.message:
+            return redirect("table_detail", table_id=table_id)
+        return _table_page(request, outcome.table, outcome.seats, outcome.message, outcome.status)
+    audience = boards.Audience.of(request.user, outcome.seats)
+    board = boards.board_for(outcome.table, audience, outcome.seats, state=outcome.state)
+    response = HttpResponse(
+        boards.message_html(outcome.message) + boards.oob(board.html, "board"),
+        status=outcome.status,
+    )
+    if outcome.message:
+        # A refusal is part of the game, not an error page: django-htmx's debug script (DEBUG
+        # on) would otherwise replace the whole document with this answer (static/js/table.js).
+        response["X-Refusal"] = "1"
+    return response
+
+
+def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
+    """A form sent without a valid CSRF token (cookies cleared or expired, or a forgery): a
+    sentence to act on; for HTMX, one that shows where the board's answers show."""
+    message = _("This page is out of date: reload the page and try again.")
+    if request.htmx:
+        response = HttpResponse(boards.message_html(message), status=403)
+        response["X-Refusal"] = "1"
+        return response
+    return render(request, "403_csrf.html", {"message": message}, status=403)
 
 
 @require_GET

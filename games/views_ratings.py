@@ -8,13 +8,11 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
 from accounts.models import User
-from games import replays, selectors_ratings
+from games import boards, replays, selectors_ratings
 from games.catalog import playable_rules
 from games.fairness import game_record
 from games.models import Table
 from games.rules import get_rules
-from games.selectors import TablePage
-from games.views import board_context
 
 
 @require_GET
@@ -51,8 +49,7 @@ def table_replay(request: HttpRequest, table_id: int) -> HttpResponse:
     except ValueError:
         return HttpResponseBadRequest(_("The step must be a whole number."))
     replay = replays.replay_at(table, step)
-    page = TablePage(table=table, seats=replay.seats, position=None, view=replay.view)
-    context = {**board_context(page, user=request.user, request=request), "replay": replay}
+    context = {**boards.replay_context(table, replay.seats, replay.view), "replay": replay}
     if request.htmx:
         return render(request, "games/replay/area.html", context)
     rules = get_rules(table.game)

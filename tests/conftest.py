@@ -20,10 +20,19 @@ def pytest_collection_modifyitems(config, items) -> None:
 
 @pytest.fixture(autouse=True)
 def _broadcasts_not_paused(monkeypatch) -> None:
-    """A test that breaks the channel layer must not silence the broadcasts of the next."""
-    from games import live
+    """A test that breaks the channel layer or the cache must not silence the next test's."""
+    from games import boards, live
 
     monkeypatch.setattr(live, "_paused_until", 0.0)
+    monkeypatch.setattr(boards, "_paused_until", 0.0)
+
+
+@pytest.fixture(autouse=True)
+def _empty_cache() -> None:
+    """Boards' public parts are cached by table and version: table ids repeat across tests."""
+    from django.core.cache import cache
+
+    cache.clear()
 
 
 @pytest.fixture

@@ -22,13 +22,33 @@ def to_json(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"), sort_keys=True)
 
 
+INDEX_KEY = "_legal_index"
+
+
+def _key(values: tuple[Any, ...]) -> str:
+    return json.dumps(values, separators=(",", ":"), sort_keys=True)
+
+
 @register.simple_tag
 def legal_action(view: dict[str, Any], type: str, **fields: Any) -> dict[str, Any] | None:
-    """The legal action of ``type`` whose fields match, or None: draw a button only for it."""
-    for action in view.get("legal_actions", []):
-        if action.get("type") == type and all(action.get(k) == v for k, v in fields.items()):
-            return action
-    return None
+    """The legal action of ``type`` whose fields match, or None: draw a button only for it.
+
+    A board asks this once per card or cell: the view carries an index of its legal actions
+    by type and by the fields asked for (built at the first question), so that each answer
+    is one lookup instead of a scan of every legal action.
+    """
+    if not isinstance(view, dict):
+        return None
+    names = tuple(sorted(fields))
+    index = view.setdefault(INDEX_KEY, {})
+    table = index.get(f"{type}:{','.join(names)}")
+    if table is None:
+        table = {}
+        for action in view.get("legal_actions", []):
+            if action.get("type") == type:
+                table.setdefault(_key(tuple(action.get(n) for n in names)), action)
+        index[f"{type}:{','.join(names)}"] = table
+    return table.get(_key(tuple(fields[n] for n in names)))
 
 
 @register.filter

@@ -1,34 +1,86 @@
-// The table page: live updates over the websocket, polling when it is down,
-// and "your turn" in the title so a background tab tells the player.
+// The table page: live updates and moves over the websocket, HTTP and polling when it is down,
+// clocks counted down in the browser, and "your turn" in the title so a background tab tells.
 (function () {
   "use strict";
   window.tableLive = false;
   var heartbeat = null;
+  var socket = null;
 
+  function page() { return document.querySelector(".table-page"); }
+
+  // The socket opened (or reopened after a drop): say which board the page shows, so that a
+  // move made before it connected arrives at once (games/consumers.py, "hello").
   document.addEventListener("htmx:wsOpen", function (event) {
+    socket = event.detail.socketWrapper;
     window.tableLive = true;
+    var pub = document.getElementById("board-public");
+    var priv = document.getElementById("board-private");
+    socket.send(JSON.stringify({
+      hello: pub ? parseInt(pub.dataset.version, 10) : -1,
+      digest: priv ? priv.dataset.digest : ""
+    }));
     clearInterval(heartbeat);
-    heartbeat = setInterval(function () {
-      event.detail.socketWrapper.send("ping");
-    }, 30000);
+    heartbeat = setInterval(function () { socket.send("ping"); }, 30000);
   });
   document.addEventListener("htmx:wsClose", function () {
     window.tableLive = false;
     clearInterval(heartbeat);
+    setSending(false); // a move sent just before may be lost: its buttons come back
+  });
+
+  // A move goes over the open socket (the ws extension's own, as ws-send would send it): the
+  // consumer plays it through the same path as the HTTP post and answers on the socket.
+  // Without a socket, the form's hx-post sends it (and without JavaScript, a plain post).
+  // (ws-send itself cannot share the form with hx-post: htmx lets one handler per element
+  // take each submit.)
+  document.addEventListener("submit", function (event) {
+    var form = event.target, button = event.submitter;
+    if (!form || form.id !== "board-form" || !window.tableLive || !socket) return;
+    if (!button || button.name !== "action") return;
+    event.preventDefault();
+    event.stopPropagation(); // captured above the form: htmx's hx-post does not see it
+    var version = form.elements.namedItem("version");
+    socket.send(JSON.stringify({ action: button.value, version: version ? version.value : "" }), form);
+    setSending(true);
+  }, true);
+  document.addEventListener("htmx:wsAfterMessage", function () { setSending(false); });
+  function setSending(on) {
+    var board = document.getElementById("board");
+    if (board) board.classList.toggle("htmx-request", on);
+    var form = document.getElementById("board-form");
+    if (!form) return;
+    form.querySelectorAll("button").forEach(function (button) {
+      if (on) { if (!button.disabled) { button.dataset.sending = "1"; button.disabled = true; } }
+      else if (button.dataset.sending) { delete button.dataset.sending; button.disabled = false; }
+    });
+  }
+
+  // A refused move (4xx) is an answer for #board-message, not an error page: keep it from
+  // django-htmx's debug script (DEBUG on), which listens on the document.
+  document.addEventListener("DOMContentLoaded", function () {
+    document.body.addEventListener("htmx:beforeOnLoad", function (event) {
+      var xhr = event.detail.xhr;
+      if (xhr && xhr.getResponseHeader("X-Refusal")) event.stopPropagation();
+    });
   });
 
   function showTurn() {
-    var page = document.querySelector(".table-page");
-    var board = document.getElementById("board");
-    if (!page || !board) return;
-    var mine = board.dataset.myTurn === "1";
-    document.title = (mine ? "● " + page.dataset.turnLabel + " · " : "") + page.dataset.title;
+    var table = page();
+    var priv = document.getElementById("board-private");
+    if (!table) return;
+    var mine = !!priv && priv.dataset.myTurn === "1";
+    document.title = (mine ? "● " + table.dataset.turnLabel + " · " : "") + table.dataset.title;
     var badge = document.getElementById("turn-badge");
     if (badge) badge.hidden = !mine;
   }
   document.addEventListener("DOMContentLoaded", showTurn);
   document.addEventListener("htmx:afterSettle", showTurn);
   document.addEventListener("htmx:oobAfterSwap", showTurn);
+
+  // The invite link selects itself, ready to copy.
+  document.addEventListener("focusin", function (event) {
+    if (event.target.classList && event.target.classList.contains("invite")) event.target.select();
+  });
 
   // Keyboard players: a new board replaces the old one and the focus with it; when the
   // focus was on the board, put it back on the new one, so the next Tab reaches its moves.

@@ -33,9 +33,9 @@ def take_a_turn(page: Page, rng: random.Random) -> bool:
     count = buttons.count()
     if count == 0 or not page.locator(".badge.turn").count():
         return False
-    version = page.locator("#board").get_attribute("data-version")
+    version = page.locator("#board-public").get_attribute("data-version")
     buttons.nth(rng.randrange(count)).click()
-    expect(page.locator("#board")).not_to_have_attribute("data-version", version or "")
+    expect(page.locator("#board-public")).not_to_have_attribute("data-version", version or "")
     return True
 
 
@@ -57,8 +57,8 @@ def test_two_players_sign_up_meet_in_the_lobby_and_finish_a_game(
 
     ben.goto(f"{base}/")
     ben.locator(".table-row", has_text="anna").get_by_role("button", name="Join").click()
-    expect(ben.locator(".dn-board")).to_be_visible()
-    expect(anna.locator(".dn-board")).to_be_visible()  # anna's page noticed by polling
+    expect(ben.locator(".dn-row-panel")).to_be_visible()
+    expect(anna.locator(".dn-row-panel")).to_be_visible()  # anna's page noticed by polling
 
     table = Table.objects.get()
     rng = random.Random(7)

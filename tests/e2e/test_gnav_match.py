@@ -9,9 +9,9 @@ import pytest
 from django.db import connection
 from playwright.sync_api import expect
 
+from games.boards import LOG_TAIL
 from games.models import Move, Table
 from games.rules import get_rules
-from games.views import LOG_TAIL
 from tests.e2e.pages import sign_in
 from tests.factories import UserFactory
 
@@ -38,6 +38,19 @@ def test_a_human_plays_a_match_against_three_bots_to_its_end(
     page.locator(".game-card", has_text="Gnav").get_by_role("button").click()
     expect(page.locator("#board")).to_be_visible()
 
+    # The player's own seat is at the bottom of the table, its card face up just below it.
+    me = page.locator(".table-page").get_attribute("data-seat")
+    seat_boxes = {
+        seat: page.locator(f".gn-table .gn-seat[data-seat='{seat}']").bounding_box()
+        for seat in "0123"
+    }
+    assert max(seat_boxes, key=lambda seat: seat_boxes[seat]["y"]) == me
+    expect(page.locator(f".gn-seat[data-seat='{me}']")).to_contain_text("(you)")
+    expect(page.locator(".gn-mine .gn-face")).to_be_visible()
+    assert (
+        page.locator(".gn-mine").bounding_box()["y"] > page.locator(".gn-table").bounding_box()["y"]
+    )
+
     rng = random.Random(11)
     deadline = time.monotonic() + MATCH_TIMEOUT_S
     decisions = 0
@@ -45,9 +58,12 @@ def test_a_human_plays_a_match_against_three_bots_to_its_end(
         assert time.monotonic() < deadline, "the match did not finish in time"
         buttons = page.locator("#board-form button[name=action]:not([disabled])")
         if buttons.count():
-            version = page.locator("#board").get_attribute("data-version")
+            version = page.locator("#board-public").get_attribute("data-version")
+            expect(page.locator(".gn-actions")).to_be_visible()
             buttons.nth(rng.randrange(buttons.count())).click()
-            expect(page.locator("#board")).not_to_have_attribute("data-version", version or "")
+            expect(page.locator("#board-public")).not_to_have_attribute(
+                "data-version", version or ""
+            )
             decisions += 1
         else:
             page.wait_for_timeout(100)
@@ -57,11 +73,22 @@ def test_a_human_plays_a_match_against_three_bots_to_its_end(
     assert decisions > 0
     assert Move.objects.filter(table=table, by=Move.By.BOT).count() > 0
     expect(page.locator(".result")).to_be_visible()
-    # The board shows the latest entries of the log; its link opens the whole log.
-    log = GNAV.view(GNAV.from_json(table.state), table.seats.get(user__username="sigrid").position)
+    # Nothing looks playable any more: no move, no seat to play, no card of one's own.
+    expect(page.locator("#board button[name=action]")).to_have_count(0)
+    expect(page.locator(".gn-turn")).to_have_count(0)
+    expect(page.locator(".gn-mine")).to_have_count(0)
+    expect(page.locator("#board-private")).to_have_attribute("data-my-turn", "")
+    # The board shows the latest entries of the log: the player's own where they name the
+    # player's own cards (then in place of the spectators' one); its link opens the whole log.
+    seat = table.seats.get(user__username="sigrid").position
+    state = GNAV.from_json(table.state)
+    log = GNAV.view(state, seat)
     assert len(log["log"]) > LOG_TAIL
-    expect(page.locator(".log li")).to_have_count(LOG_TAIL + 1)
-    page.locator(".log-earlier a").click()
+    own = log["log"][-LOG_TAIL:] != GNAV.view(state, None)["log"][-LOG_TAIL:]
+    expect(page.locator(".log:visible")).to_have_count(1)
+    expect(page.locator(".log-private" if own else ".log-public")).to_be_visible()
+    expect(page.locator(".log:visible li")).to_have_count(LOG_TAIL + 1)
+    page.locator(".log:visible .log-earlier a").click()
     expect(page.locator(".log-page .log li")).to_have_count(len(log["log"]))
     page.get_by_role("link", name="Back to the table").click()
     expect(page.locator(".result")).to_be_visible()

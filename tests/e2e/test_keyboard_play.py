@@ -84,7 +84,7 @@ def assert_focus_ring_shows(page: Page) -> None:
 def play_a_move_by_keyboard(page: Page, rng: random.Random) -> None:
     """From the board (where the focus returns after every swap), Tab to a move and press it."""
     expect(page.locator("#board")).to_be_focused()
-    version = page.locator("#board").get_attribute("data-version") or ""
+    version = page.locator("#board-public").get_attribute("data-version") or ""
     assert press_until_focused(page, ACTION), "no move reachable by Tab"
     forward = rng.randrange(page.locator(ACTION).count())  # a later move now and then
     for _ in range(forward):
@@ -93,11 +93,11 @@ def play_a_move_by_keyboard(page: Page, rng: random.Random) -> None:
         assert press_until_focused(page, ACTION, key="Shift+Tab", limit=10)
     assert_focus_ring_shows(page)
     page.keyboard.press(rng.choice(["Enter", "Space"]))
-    expect(page.locator("#board")).not_to_have_attribute("data-version", version)
+    expect(page.locator("#board-public")).not_to_have_attribute("data-version", version)
 
 
 def my_turn(page: Page) -> bool:
-    return bool(page.locator('#board[data-my-turn="1"]').count()) and bool(
+    return bool(page.locator('#board-private[data-my-turn="1"]').count()) and bool(
         page.locator(ACTION).count()
     )
 
@@ -170,6 +170,7 @@ def test_a_move_pressed_the_moment_a_new_board_arrives_goes_through_htmx(live_se
         user=anna_user, game="district-noir", num_seats=2, seconds_per_move=86400
     )
     services.table_join(table_id=table.pk, user=ben_user)
+    table.refresh_from_db()  # the version the page will show, not the one at the table's opening
     mover = table.seats.get(is_waiting=True).user.username
     page = browser.new_context().new_page()
     sign_in_by_keyboard(page, live_server.url, mover)
@@ -187,5 +188,5 @@ def test_a_move_pressed_the_moment_a_new_board_arrives_goes_through_htmx(live_se
             }"""
         )
     assert posted.value.headers.get("hx-request") == "true", "the move went through htmx"
-    expect(page.locator("#board")).to_have_attribute("data-version", str(table.version + 1))
+    expect(page.locator("#board-public")).to_have_attribute("data-version", str(table.version + 1))
     assert page.evaluate("window.__sameDocument === true"), "the page did not reload"

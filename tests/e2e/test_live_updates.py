@@ -1,85 +1,29 @@
-"""In a real browser against uvicorn (the production ASGI server): a move shows up on the other
-player's open page through the websocket alone, and its title says "Your turn"."""
+"""In a real browser against uvicorn (the production ASGI server): moves travel over the open
+websocket, every change reaches every open page through it alone (polling is off here), and a
+page whose socket connects late, or reconnects, catches up at once."""
 
 from __future__ import annotations
 
-import os
-import socket
-import subprocess
-import sys
-import time
-from collections.abc import Iterator
-from pathlib import Path
+import json
+import random
+import re
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
-from django.db import connection
+from django.conf import settings
+from django.db import connections
 from playwright.sync_api import expect
 
 from games import services
+from games.models import Table
+from games.rules import get_rules
 from tests.e2e.pages import sign_in
 from tests.factories import UserFactory
 
-pytestmark = [
-    pytest.mark.e2e,
-    pytest.mark.django_db(transaction=True),
-    pytest.mark.skipif(
-        connection.vendor != "postgresql",
-        reason="the ASGI server runs in another process and needs a shared database",
-    ),
-]
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
-ROOT = Path(__file__).resolve().parents[2]
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-@pytest.fixture
-def asgi_server() -> Iterator[str]:
-    db = connection.settings_dict
-    url = f"postgres://{db['USER']}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"
-    port = _free_port()
-    env = dict(os.environ)  # keeps PYTEST_VERSION: the server uses the test settings
-    env.update(
-        DATABASE_URL=url,
-        TASKS_MODE="thread",
-        TABLE_POLL_MS="600000",  # polling off: only the websocket can update the page
-    )
-    env.pop("REDIS_URL", None)  # one process serves HTTP and sockets: the in-memory layer does
-    process = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "uvicorn",
-            "--host",
-            "127.0.0.1",
-            "--port",
-            str(port),
-            "--log-level",
-            "warning",
-            "config.asgi:application",
-        ],
-        cwd=ROOT,
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
-            break
-        except OSError:
-            time.sleep(0.2)
-    else:
-        process.kill()
-        pytest.fail("uvicorn did not start")
-    yield f"http://127.0.0.1:{port}"
-    process.terminate()
-    process.wait(10)
+DN = get_rules("district-noir")
+SOCKET = re.compile(r".*/ws/t/\d+/.*")
 
 
 def _log_in(browser, base: str, username: str):
@@ -88,14 +32,43 @@ def _log_in(browser, base: str, username: str):
     return page
 
 
-def test_a_move_reaches_the_other_open_page_over_the_websocket(asgi_server, browser):
-    alice = UserFactory(username="alice")
-    bob = UserFactory(username="bob")
+def _dn_table(alice, bob) -> Table:
     table = services.table_create(
         user=alice, game="district-noir", num_seats=2, seconds_per_move=86400
     )
     services.table_join(table_id=table.pk, user=bob)
     table.refresh_from_db()
+    return table
+
+
+def _elsewhere(function, /, *args, **kwargs):
+    """Calls ``function`` on a thread of its own, as the server would: Playwright keeps an
+    event loop running in the test's thread, where a broadcast (async_to_sync) cannot run."""
+    with ThreadPoolExecutor(1) as pool:
+        try:
+            return pool.submit(function, *args, **kwargs).result()
+        finally:
+            pool.submit(connections.close_all).result()
+
+
+def _play_one(table: Table) -> int:
+    """Plays a legal move through the service; the table's new version."""
+    table.refresh_from_db()
+    state = DN.from_json(table.state)
+    seat = DN.active_seats(state)[0]
+    _elsewhere(
+        services.move_play,
+        table_id=table.pk,
+        user=table.seats.get(position=seat).user,
+        action=random.Random(table.version).choice(DN.legal_actions(state, seat)),
+        version=table.version,
+    )
+    table.refresh_from_db()
+    return table.version
+
+
+def test_a_move_goes_over_the_socket_and_reaches_the_other_open_page(asgi_server, browser):
+    table = _dn_table(UserFactory(username="alice"), UserFactory(username="bob"))
     pages = {name: _log_in(browser, asgi_server, name) for name in ("alice", "bob")}
     for page in pages.values():
         page.goto(f"{asgi_server}/t/{table.pk}/")
@@ -105,16 +78,105 @@ def test_a_move_reaches_the_other_open_page_over_the_websocket(asgi_server, brow
     waiter = "bob" if mover == "alice" else "alice"
     assert pages[mover].title().startswith("● Your turn")
     assert not pages[waiter].title().startswith("●")
-    version = pages[waiter].locator("#board").get_attribute("data-version")
+    posts: list[str] = []
+    pages[mover].on("request", lambda r: posts.append(r.url) if r.method == "POST" else None)
+    version = pages[waiter].locator("#board-public").get_attribute("data-version")
 
-    socket_url = pages[mover].locator(".table-page").get_attribute("ws-connect")
-    with pages[mover].expect_request(lambda r: r.url.endswith("/act/")) as posted:
-        pages[mover].locator("#board-form button[name=action]").first.click()
+    pages[mover].locator("#board-form button[name=action]").first.click()
 
-    expect(pages[waiter].locator("#board")).not_to_have_attribute("data-version", version)
+    expect(pages[waiter].locator("#board-public")).not_to_have_attribute("data-version", version)
     expect(pages[waiter].locator("#turn-badge")).to_be_visible()
     pages[waiter].wait_for_function("document.title.startsWith('●')")
+    expect(pages[mover].locator("#board-public")).not_to_have_attribute("data-version", version)
+    expect(pages[mover].locator("#turn-badge")).to_be_hidden()
     assert table.moves.count() == 1
-    # The moving page named itself: its post carries the id its socket connected with.
-    assert socket_url.endswith(f"?page={posted.value.headers['x-page']}")
-    expect(pages[mover].locator("#board")).not_to_have_attribute("data-version", version)
+    assert posts == [], "the move went over the open socket, not an HTTP post"
+
+
+def test_a_page_whose_socket_connects_after_a_move_shows_it_within_a_second(asgi_server, browser):
+    """The move is committed after the page was rendered and before its socket connected: the
+    socket's hello brings it (polling is off, the safety poll would take 30 s)."""
+    table = _dn_table(UserFactory(username="alice"), UserFactory(username="bob"))
+    page = _log_in(browser, asgi_server, "alice")
+    held, from_page, server = [], [], []
+
+    def hold(route) -> None:  # the page's socket opens, but goes nowhere yet
+        held.append(route)
+        route.on_message(lambda m: server[0].send(m) if server else from_page.append(m))
+
+    page.route_web_socket(SOCKET, hold)
+    page.goto(f"{asgi_server}/t/{table.pk}/")
+    rendered = page.locator("#board-public").get_attribute("data-version")
+    page.wait_for_function("window.tableLive === true")
+    new_version = _play_one(table)
+
+    server.append(held[0].connect_to_server())
+    for message in from_page:  # the page's hello, held until now
+        server[0].send(message)
+    assert rendered == str(new_version - 1)
+    expect(page.locator("#board-public")).to_have_attribute(
+        "data-version", str(new_version), timeout=1000
+    )
+
+
+def test_a_page_whose_socket_was_dropped_while_a_move_happened_catches_up_on_reconnect(
+    asgi_server, browser
+):
+    table = _dn_table(UserFactory(username="alice"), UserFactory(username="bob"))
+    page = _log_in(browser, asgi_server, "alice")
+    routes = []
+
+    def through(route) -> None:
+        routes.append(route)
+        route.connect_to_server()
+
+    page.route_web_socket(SOCKET, through)
+    page.goto(f"{asgi_server}/t/{table.pk}/")
+    page.wait_for_function("window.tableLive === true")
+    routes[0].close(code=1012, reason="the server restarts")
+    page.wait_for_function("window.tableLive === false")
+    new_version = _play_one(table)  # while the page has no socket
+    page.wait_for_function("window.tableLive === true", timeout=10000)  # it reconnected
+    expect(page.locator("#board-public")).to_have_attribute(
+        "data-version", str(new_version), timeout=1000
+    )
+
+
+@pytest.mark.skipif(not settings.REDIS_URL, reason="the test's own moves reach the server by Redis")
+def test_the_fair_shuffle_panel_follows_the_table_from_waiting_to_the_end(asgi_server, browser):
+    """Opened while the table waits for players: the fingerprint appears when it starts, the
+    seed and the replay link when it ends, without a reload."""
+    alice, bob = UserFactory(username="alice"), UserFactory(username="bob")
+    table = services.table_create(
+        user=alice, game="district-noir", num_seats=2, seconds_per_move=86400
+    )
+    page = _log_in(browser, asgi_server, "alice")
+    page.goto(f"{asgi_server}/t/{table.pk}/")
+    page.wait_for_function("window.tableLive === true")
+    expect(page.locator("#fairness")).to_have_count(0)
+
+    _elsewhere(services.table_join, table_id=table.pk, user=bob)
+    table.refresh_from_db()
+    expect(page.locator("#fairness .seed-hash")).to_be_visible()
+    expect(page.locator("#fairness .seed")).to_have_count(0)
+
+    while table.is_running:
+        _play_one(table)
+    expect(page.locator("#fairness .seed")).to_have_text(str(table.seed))
+    expect(page.locator(f'#fairness a[href="/t/{table.pk}/replay/"]')).to_be_visible()
+    expect(page.locator(".result")).to_be_visible()
+
+
+def test_the_tables_socket_is_compressed(asgi_server):
+    """permessage-deflate (RFC 7692) is negotiated by the production server: a push is a few
+    kilobytes on the wire instead of a dozen."""
+    from websockets.sync.client import connect
+
+    table = _dn_table(UserFactory(username="alice"), UserFactory(username="bob"))
+    url = asgi_server.replace("http://", "ws://") + f"/ws/t/{table.pk}/"
+    with connect(url, origin=asgi_server) as socket:
+        extensions = socket.response.headers.get("Sec-WebSocket-Extensions", "")
+        socket.send(json.dumps({"hello": -1, "digest": ""}))
+        board = socket.recv(timeout=10)
+    assert "permessage-deflate" in extensions
+    assert 'id="board-public"' in board

@@ -1,4 +1,5 @@
-"""Point City played to the end in a real browser, by clicking: two players, then solo."""
+"""Point City played to the end in a real browser, by clicking (sometimes by keyboard): two
+players, then solo."""
 
 from __future__ import annotations
 
@@ -50,29 +51,46 @@ def open_page(browser):
         context.close()
 
 
+def press_or_click(button: Locator, rng: random.Random) -> None:
+    """Mostly a click; sometimes the keyboard, as a keyboard player would (focus, Enter)."""
+    if rng.random() < 0.3:
+        button.focus()
+        button.press(rng.choice(["Enter", " "]))
+    else:
+        button.click()
+
+
 def choose_a_move(page: Page, rng: random.Random) -> Locator:
     """The button that plays this page's next move, picked as a player would pick it.
 
     Mostly the two-click market pick (a card, then a highlighted neighbour, then the payment
     offered first); sometimes the draw pile; a civic token or a flip when that is what is asked.
+    The market to pick in is the seat's own copy (the private part), which hides the public one.
     """
     tokens = page.locator("button.pc-choose")
-    cells = page.locator("button.pc-cell:not([disabled])")
+    cells = page.locator(".pc-market-pick button.pc-cell:not([disabled])")
     draw = page.locator("button.pc-draw")
     if tokens.count():
+        expect(page.locator(".pc-supply:not(.pc-supply-pick)")).to_be_hidden()
         return tokens.nth(rng.randrange(tokens.count()))
     if page.locator("button.pc-pass").count():
         return page.locator("button.pc-pass")
     if not cells.count() or (draw.count() and rng.random() < 0.2):
         return draw
-    cells.nth(rng.randrange(cells.count())).click()
+    expect(page.locator(".pc-market-panel:not(.pc-market-pick)")).to_be_hidden()
+    expect(page.locator(".pc-offers li:visible")).to_have_count(0)  # until a pair is picked
+    press_or_click(cells.nth(rng.randrange(cells.count())), rng)
+    expect(page.locator(".pc-market-pick button.pc-cell[aria-pressed=true]")).to_have_count(1)
     near = page.locator("button.pc-cell.pc-near")
     if not near.count():  # a card that can only be flipped
-        return page.locator(".pc-flips li:not([hidden]) button.pc-flip")
+        expect(page.locator(".pc-hint")).to_contain_text("you may flip it")
+        return page.locator(".pc-flips li.pc-shown button.pc-flip")
     expect(page.locator(".pc-hint")).to_contain_text("beside it")
-    near.nth(rng.randrange(near.count())).click()
+    press_or_click(near.nth(rng.randrange(near.count())), rng)
     expect(page.locator(".pc-hint")).to_contain_text("choose how to pay")
-    return page.locator(".pc-offers li:not([hidden]) button.pc-offer").first
+    offers = page.locator(".pc-offers li.pc-shown button.pc-offer")
+    expect(offers.first).to_be_visible()
+    return offers.first
 
 
 def play_a_move(page: Page, rng: random.Random) -> bool:
@@ -82,13 +100,13 @@ def play_a_move(page: Page, rng: random.Random) -> bool:
     SQLite and the pages poll meanwhile) leaves the board as it was: click again, as a
     player would.
     """
-    if not page.locator('#board[data-my-turn="1"]').count():
+    if not page.locator('#board-private[data-my-turn="1"]').count():
         return False
-    version = page.locator("#board").get_attribute("data-version") or ""
+    version = page.locator("#board-public").get_attribute("data-version") or ""
     button = choose_a_move(page, rng)
-    moved = f'#board:not([data-version="{version}"])'
+    moved = f'#board-public:not([data-version="{version}"])'
     for _ in range(3):
-        button.click()
+        press_or_click(button, rng)
         try:
             page.wait_for_selector(moved, state="attached", timeout=5000)
             return True
@@ -96,6 +114,19 @@ def play_a_move(page: Page, rng: random.Random) -> bool:
             continue
     page.wait_for_selector(moved, state="attached")
     return True
+
+
+def nothing_is_left_to_play(page: Page) -> None:
+    """After the end: no move, no mark for a next move (issue #16, point 14), no inline script."""
+    for selector in [
+        "#board button",
+        "#board .pc-automa-next",
+        "#board .pc-legend",
+        "#board .pc-moving",
+        "#board .pc-near",
+        "#board script",
+    ]:
+        expect(page.locator(selector)).to_have_count(0)
 
 
 def test_two_players_finish_a_game_by_clicking(live_server, open_page, fast_polling):
@@ -110,7 +141,7 @@ def test_two_players_finish_a_game_by_clicking(live_server, open_page, fast_poll
         page = open_page(*size)
         sign_in(page, base, user.username)
         page.goto(f"{base}/t/{table.pk}/")
-        expect(page.locator(".pc-market")).to_be_visible()
+        expect(page.locator(".pc-market").locator("visible=true")).to_have_count(1)
         pages.append(page)
 
     rng = random.Random(7)
@@ -126,6 +157,7 @@ def test_two_players_finish_a_game_by_clicking(live_server, open_page, fast_poll
     for page in pages:
         expect(page.locator(".result")).to_contain_text("Scores in detail")
         expect(page.locator(".result")).to_contain_text("first place")
+        nothing_is_left_to_play(page)
 
 
 def test_a_solo_game_against_the_automa_is_finished_by_clicking(
@@ -145,6 +177,7 @@ def test_a_solo_game_against_the_automa_is_finished_by_clicking(
     sign_in(page, base, "cleo")
     page.goto(f"{base}/t/{table.pk}/")
     expect(page.locator("section.pc-automa")).to_contain_text("The Automa")
+    expect(page.locator(".pc-market-pick .pc-automa-next")).to_have_count(2)  # its next two
 
     rng = random.Random(11)
     deadline = time.monotonic() + GAME_TIMEOUT_S
@@ -162,3 +195,4 @@ def test_a_solo_game_against_the_automa_is_finished_by_clicking(
     stars = "you earn 2 stars" if details["won"] else "no stars this time"
     expect(verdict).to_contain_text(stars)
     assert page.locator(".pc-star-on").count() == details["stars"]
+    nothing_is_left_to_play(page)

@@ -21,13 +21,15 @@ SLIDE = get_rules("slide")
 GAME_TIMEOUT_S = 300  # generous: on a busy machine a move can take seconds
 CLICK_MS = 10_000
 BOARD_STATE = """() => {
-  const board = document.getElementById("board"), sl = document.querySelector(".sl-board");
-  if (!board || !sl) return null;
-  const takes = sl.querySelectorAll(".sl-take").length;
+  const pub = document.getElementById("board-public");
+  const priv = document.getElementById("board-private");
+  const status = document.querySelector(".sl-status");
+  if (!pub || !priv || !status) return null;
+  const takes = priv.querySelectorAll(".sl-take").length;
   return {
-    waiting: sl.dataset.waiting, phase: sl.dataset.phase, version: board.dataset.version,
-    cells: sl.querySelectorAll("button.sl-pickable").length, takes: takes,
-    edges: takes ? Math.round(sl.querySelectorAll(".sl-ring > .sl-arrow").length / takes) : 0,
+    waiting: priv.dataset.myTurn, phase: status.dataset.phase, version: pub.dataset.version,
+    cells: priv.querySelectorAll("button.sl-pickable").length, takes: takes,
+    edges: takes ? Math.round(priv.querySelectorAll(".sl-ring > .sl-arrow").length / takes) : 0,
   };
 }"""
 
@@ -53,7 +55,7 @@ def take_a_turn(page: Page, rng: random.Random) -> bool:
                 page.locator(".sl-take").nth(take).click(timeout=CLICK_MS)
             arrows = page.locator(".sl-ring > .sl-arrow:visible")
             arrows.nth(rng.randrange(int(seen["edges"]))).click(timeout=CLICK_MS)
-        expect(page.locator("#board")).not_to_have_attribute(
+        expect(page.locator("#board-public")).not_to_have_attribute(
             "data-version", seen["version"], timeout=CLICK_MS
         )
     except (AssertionError, PlaywrightError):
@@ -83,9 +85,16 @@ def test_three_players_open_join_and_finish_a_game_by_clicking(live_server, brow
     for page in (ben, cleo):
         page.goto(f"{base}/")
         page.locator(".table-row", has_text="anna").get_by_role("button", name="Join").click()
-    for page in pages:
-        expect(page.locator(".sl-board")).to_be_visible()  # anna's page noticed by polling
+    for seat, page in enumerate(pages):
+        expect(page.locator(".sl-status")).to_be_visible()  # anna's page noticed by polling
         expect(page.locator(".sl-chosen")).to_contain_text("of 3 have chosen")
+        # Its own grid, to pick from, and the two others' as everyone sees them: its own public
+        # copy is hidden (slide.css, the page's data-seat).
+        expect(page.locator(".sl-mine button.sl-pickable")).to_have_count(16)
+        expect(page.locator(".sl-other:visible")).to_have_count(2)
+        expect(page.locator(f".sl-other[data-seat='{seat}']")).to_be_hidden()
+        pick = page.get_by_role("button", name="Pick the face-down card at row 1, column 1")
+        expect(pick).to_be_visible()
 
     table = Table.objects.get()
     rng = random.Random(4)
@@ -108,3 +117,6 @@ def test_three_players_open_join_and_finish_a_game_by_clicking(live_server, brow
         expect(result.locator(".sl-final")).to_have_count(3)
         expect(result.locator(".sl-gone")).to_have_count(sum(b["cancelled"] for b in breakdown))
         expect(page.locator("button[name=action]")).to_have_count(0)
+        # Every grid once, in the result; nothing left that looks like a move.
+        expect(page.locator("#board .sl-grid:visible")).to_have_count(3)
+        expect(page.locator(".sl-now, .sl-sliding, .sl-mine")).to_have_count(0)

@@ -229,7 +229,9 @@ def test_every_post_without_a_csrf_token_is_refused(cast, name, per_table):
     data.update({"game": "district-noir", "num_seats": 2, "level": "easy", "language": "cs"})
     response = client.post(reverse(name, args=args), data, **HTMX)
     assert response.status_code == 403
-    assert b"CSRF" in response.content
+    assert "This page is out of date: reload the page and try again." in response.text
+    page = client.post(reverse(name, args=args), data)  # without JavaScript: a whole page
+    assert page.status_code == 403 and 'role="alert"' in page.text and "site-header" in page.text
     after = _state(cast.table), Table.objects.count(), User.objects.get(pk=mover.pk).language
     assert after == before
 

@@ -40,17 +40,21 @@ def test_the_clock_moves_to_the_next_player_after_a_move(running_table):
     assert other.turn == 1 and other.deadline is not None
 
 
-def test_the_table_and_lobby_show_time_left_and_the_deadline_in_the_viewers_zone(running_table):
+def test_the_table_and_lobby_give_the_deadline_for_the_browser_to_count_down(running_table):
+    """The board is the same for every viewer: its clock is the deadline in UTC, which the
+    browser counts down in the viewer's zone (static/js/clocks.js); the lobby, a page of the
+    viewer's own, writes it in their zone."""
     seat = running_table.seats.select_related("user").get(is_waiting=True)
     viewer = seat.user
     viewer.time_zone = "Asia/Tokyo"
     viewer.save()
     page = client_for(viewer).get(reverse("table_detail", args=[running_table.pk])).content.decode()
-    local = timezone.localtime(seat.deadline, viewer.zone)
-    assert f"{local:%H:%M} JST" in page
-    assert "left" in page
+    assert f'<time datetime="{seat.deadline.isoformat()}" data-deadline>' in page
+    assert f"move by {seat.deadline:%-d %b, %H:%M} UTC" in page
+    assert 'data-clock-left="{time} left"' in page and "js/clocks.js" in page
     lobby = client_for(viewer).get(reverse("lobby")).content.decode()
-    assert "left" in lobby and "JST" in lobby
+    local = timezone.localtime(seat.deadline, viewer.zone)
+    assert f"move by {local:%-d %b, %H:%M} JST" in lobby and "data-deadline" in lobby
 
 
 def test_the_embedded_default_sweeps_without_redis_or_a_worker(running_table, settings):

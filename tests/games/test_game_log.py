@@ -13,16 +13,16 @@ import pytest
 from django.urls import reverse
 
 from games import services
+from games.boards import LOG_TAIL
 from games.models import Table
 from games.rules import get_rules
-from games.views import LOG_TAIL
 from tests.conftest import client_for, play_random_moves
 
 pytestmark = pytest.mark.django_db
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
 SLIDE = get_rules("slide")
-LOG = re.compile(r'<section class="log panel".*?</section>', re.S)
+LOG = re.compile(r'<section class="log panel[^"]*".*?</section>', re.S)
 ENTRY = re.compile(r"<li>(.*?)</li>", re.S)
 
 

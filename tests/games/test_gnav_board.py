@@ -1,9 +1,12 @@
 """The Gnav table page: the board, the log sentences and the end screen.
 
-Everything on the page comes from ``view(state, seat)``; these tests check that every
-seat and a spectator can read it at any point of a match, that only the seat to act
-gets the two buttons, that every log event reads as a sentence, and that nothing a
-seat is sent depends on the cards it cannot see.
+The board is a public part (public.html, from ``view(state, None)``: the same bytes for
+every page) and a seat's private part (private.html, from ``view(state, seat)``: its own
+card and its two choices). These tests check that every seat and a spectator can read it
+at any point of a match, that the public part is the same for all and depends on no
+hidden card, that only the seat to act gets the two buttons, that gnav.css seats every
+page's own seat at the bottom, that every log event reads as a sentence, and that nothing
+a seat is sent depends on the cards it cannot see.
 """
 
 from __future__ import annotations
@@ -12,12 +15,15 @@ import html
 import json
 import random
 import re
+from pathlib import Path
 
 import pytest
+from django.conf import settings
+from django.core.cache import cache
 from django.template.loader import render_to_string
 from django.urls import reverse
 
-from games import services
+from games import boards, services
 from games.models import Table
 from games.rules import get_rules
 from tests.conftest import client_for, play_random_moves
@@ -32,7 +38,9 @@ INVALID = "INVALID-TEMPLATE-VARIABLE"
 # The clock's "time left" changes from one response to the next.
 CLOCK_TEXT = re.compile(rb"<time[^>]*>[^<]*</time>")
 BUTTON = re.compile(r'<button type="submit" name="action" value="([^"]*)"')
-BOTTOM_SEAT = re.compile(r'class="gn-seat gn-slot-0[^"]*"\s+aria-label="([^"]*)"')
+PAGE_SEAT = re.compile(r'<div class="table-page [^"]*" data-seat="([^"]*)"')
+SEATS_DRAWN = re.compile(r'<section class="gn-seat[^"]*"\s+data-seat="(\d)"')
+GNAV_CSS = Path(settings.BASE_DIR) / "static" / "css" / "games" / "gnav.css"
 EVENT_TYPES = {
     *("deal", "skip", "knock", "keep", "ask", "trade", "pass", "cuckoo", "dragoon", "cat"),
     *("exchange", "undo", "life", "out", "showdown", "rest", "end"),
@@ -77,7 +85,22 @@ def _buttons(page: str) -> list[dict]:
 
 
 def _text(fragment: str) -> str:
-    return " ".join(re.sub(r"<[^>]+>", " ", html.unescape(fragment)).split())
+    return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", fragment)).split())
+
+
+def _board(page: str) -> str:
+    """The board of a table page: its public part and the viewer's private part."""
+    return page.split('<div id="board"', 1)[1]
+
+
+def _public(page: str) -> str:
+    """The public part: the board's top, then its end (the private part comes between)."""
+    top = page.split('<div id="board-public"', 1)[1].split('<div id="board-private"', 1)[0]
+    return top + page.split('<div id="board-public-end"', 1)[1]
+
+
+def _private(page: str) -> str:
+    return page.split('<div id="board-private"', 1)[1].split('<div id="board-public-end"', 1)[0]
 
 
 def _random_states(seed: int) -> list:
@@ -105,15 +128,23 @@ def test_every_seat_and_a_spectator_can_read_the_board_throughout_a_match(
         state = GNAV.from_json(table.state)
         for seat, client in clients:
             page = _page(client, table)
-            assert INVALID not in page.split('<div class="gn-board">', 1)[1]
-            me = 0 if seat is None else seat
-            assert BOTTOM_SEAT.search(page).group(1).startswith(NAMES[me])
+            assert INVALID not in _board(page)
+            # The four seats in a fixed order; gnav.css puts the page's own at the bottom.
+            assert PAGE_SEAT.search(page).group(1) == ("" if seat is None else str(seat))
+            assert SEATS_DRAWN.findall(page) == ["0", "1", "2", "3"]
             offered = [] if seat is None else GNAV.legal_actions(state, seat)
             assert _buttons(page) == offered
+            assert _buttons(_private(page)) == offered
             if offered:
                 assert "Keep my card" in page
                 ask_or_draw = "Draw from the stock" if seat == state.dealer else "to trade</button>"
                 assert ask_or_draw in page
+            card = None if seat is None else GNAV.view(state, seat)["card"]
+            if card is not None and table.is_running:
+                assert 'class="gn-my-label"' in _private(page)
+                assert f'class="gn-card gn-face gn-r{card["rank"]} ' in _private(page)
+            else:
+                assert 'class="gn-my-label"' not in page
         if not table.is_running:
             break
         table = play_random_moves(table, rng.randrange(2, 6), rng)
@@ -129,12 +160,18 @@ def test_the_seat_to_act_sees_its_own_card_and_the_buttons_the_others_see_backs(
     own = GNAV.view(state, turn)["card"]
     name = render_to_string("games/gnav/rank_name.html", {"rank": own["rank"]})
     page = _page(client_for(players[turn]), gnav_table)
-    assert f'class="gn-card gn-face gn-r{own["rank"]} ' in page
-    assert f'role="img" aria-label="{name}"' in page
-    others = len(state.order) - 1
-    assert page.count('aria-label="a hidden card"') == others + 1  # and the stock
+    private = _private(page)
+    assert re.search(rf'class="gn-card gn-face gn-r{own["rank"]} gn-\w+ gn-big"', private)
+    assert f'role="img" aria-label="{name}"' in private
+    # The public part shows every card in a hand as a back (and the stock), the seat's own too:
+    # gnav.css hides that one where the page shows the face.
+    public = _public(page)
+    assert "gn-face" not in public  # no card has been shown yet
+    assert public.count('aria-label="a hidden card"') == len(state.order) + 1
     other = players[(turn + 1) % 4]
-    assert _buttons(_page(client_for(other), gnav_table)) == []
+    other_page = _page(client_for(other), gnav_table)
+    assert _buttons(other_page) == []
+    assert _public(other_page) == public
 
 
 def test_a_finished_match_shows_the_winner_and_how_each_seat_went_out(gnav_table, players):
@@ -151,6 +188,104 @@ def test_a_finished_match_shows_the_winner_and_how_each_seat_went_out(gnav_table
         if row["out_in_deal"] is not None:
             assert f"{NAMES[seat]} ♡♡♡ 0 lives In deal {row['out_in_deal']}," in result
     assert _buttons(page) == []
+
+
+def test_the_public_part_is_the_same_for_every_page_and_depends_on_no_hidden_card(
+    gnav_table, players, spectator
+):
+    """Rendered from the spectator's view: the same bytes on every seat's page and a
+    spectator's; with every card nobody may see swapped (each seat's view kept), unchanged."""
+    rng = random.Random(5)
+    for state in rng.sample(_random_states(5)[1:-1], 6):
+        _with_state(gnav_table, GNAV.to_json(state))
+        pages = [_page(client_for(user), gnav_table) for user in [*players, spectator]]
+        public = _public(pages[0])
+        assert all(_public(page) == public for page in pages)
+        part = boards.public_part(gnav_table).html
+        assert all(piece in pages[0] for piece in boards.split_public(part))
+        for forbidden in ("<button", "<form", "csrf", "gn-my-label", "gn-big", "why-not"):
+            assert forbidden not in part, forbidden
+        for seat in range(4):
+            other = GNAV.sample_state(GNAV.view(state, seat), seat, rng)
+            assert GNAV.view(other, None) == GNAV.view(state, None)
+            _with_state(gnav_table, GNAV.to_json(other))
+            cache.clear()  # the same version: render it again
+            assert boards.public_part(gnav_table).html == part
+        cache.clear()
+
+
+def test_a_seats_private_part_has_its_own_card_and_its_moves_only(gnav_table, players):
+    rng = random.Random(9)
+    for state in rng.sample(_random_states(9)[1:-1], 6):
+        _with_state(gnav_table, GNAV.to_json(state))
+        names = boards.public_part(gnav_table).names
+        for seat in range(4):
+            audience = boards.Audience(position=seat, user_id=players[seat].pk)
+            private, _digest, my_turn = boards.private_part(gnav_table, audience, names)
+            view = GNAV.view(state, seat)
+            assert _buttons(private) == view["legal_actions"]
+            assert my_turn == (state.turn == seat)
+            if view["card"] is not None:
+                assert f'class="gn-card gn-face gn-r{view["card"]["rank"]} ' in private
+                # Nobody else's card: the only face in it is the seat's own.
+                assert private.count('class="gn-card gn-face') == 1
+            else:
+                assert "gn-face" not in private
+        spectator = boards.Audience(position=None)
+        private, _digest, _my_turn = boards.private_part(gnav_table, spectator, names)
+        assert "gn-" not in private
+
+
+# The places round the table, as gnav.css names them, clockwise from the bottom.
+PLACES = ("bottom", "left", "top", "right")
+
+
+def test_every_page_sees_its_own_seat_at_the_bottom_and_the_others_clockwise():
+    """gnav.css places each seat (data-seat) from the page's data-seat: one place for every
+    seat and page, the page's own seat at the bottom and seat s + 1 on the left of seat s."""
+    css = re.sub(r"/\*.*?\*/", "", GNAV_CSS.read_text(), flags=re.S)
+    placed: dict[tuple[str, str], list[str]] = {}
+    for selectors, area in re.findall(r"([^{}]+)\{[^{}]*--gn-area:\s*(\w+)", css):
+        for selector in selectors.split(","):
+            match = re.fullmatch(
+                r'(?:\.table-page\[data-seat="(\d)"\] )?\.gn-seat\[data-seat="(\d)"\]',
+                " ".join(selector.split()),
+            )
+            assert match, selector
+            placed.setdefault((match.group(1) or "", match.group(2)), []).append(area)
+    for page in ("", "0", "1", "2", "3"):
+        me = int(page or 0)
+        for seat in range(4):
+            # The page's own rule, or the one for every page (a spectator's, seat 0's).
+            areas = placed.get((page, str(seat))) or placed.get(("", str(seat)))
+            assert areas == [PLACES[(seat - me) % 4]], (page, seat, areas)
+
+
+def test_the_rank_table_is_in_the_rules_panel_not_in_the_board(players):
+    table = services.table_create(
+        user=players[0],
+        game="gnav",
+        num_seats=4,
+        seconds_per_move=86400,
+        options={"cat_undoes_trades": False},
+    )
+    for user in players[1:]:
+        services.table_join(table_id=table.pk, user=user)
+    table.refresh_from_db()
+    page = _page(client_for(players[1]), table)
+    board = _board(page)
+    assert "Card ranks and matadors" not in board
+    panel = page.split('id="rules-panel"', 1)[1].split('<div id="board"', 1)[0]
+    help_ = _text(panel.split('class="gn-help">', 1)[1].split("</details>", 1)[0])
+    assert help_.startswith("Card ranks and matadors Lowest to highest: Narr (Fool) < Ugle (Owl)")
+    assert "Gjøk (Cuckoo)" in help_
+    # This table's Cat only refuses; the game's page tells of the default one.
+    assert "Cat: refuses and the asker loses a life." in help_
+    game_page = client_for(None).get(reverse("game_page", args=["gnav"])).content.decode()
+    assert (
+        "Cat: refuses, the asker loses a life and every trade of the deal is undone."
+        in (game_page.split('class="gn-help">', 1)[1].split("</details>", 1)[0])
+    )
 
 
 # --- the log and the result, rendered from the rules alone --------------------------------
@@ -301,5 +436,7 @@ def test_a_seat_receives_nothing_that_depends_on_cards_it_cannot_see(
         other = GNAV.sample_state(GNAV.view(state, observer), observer, rng)
         assert GNAV.view(other, seat) == GNAV.view(state, seat)
         _with_state(gnav_table, GNAV.to_json(other))
+        cache.clear()  # the public part of this version is cached: render it from `other`
         assert _received(client, gnav_table) == page
         _with_state(gnav_table, real)
+        cache.clear()

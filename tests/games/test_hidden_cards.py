@@ -1,8 +1,10 @@
-"""Hidden cards never reach the wrong player, in HTML or JSON.
+"""Hidden cards never reach the wrong player, in HTML, JSON or websocket frames, in every game.
 
-For many random positions, the page and JSON a seat receives must be the same
-whether the cards it cannot see are the real ones or any others consistent
-with its view: if a hidden card leaked, swapping it would change what is sent.
+For many random positions, the page, the board fragment, the socket's frame and the JSON a
+seat receives must be the same whether the cards it cannot see are the real ones or any
+others consistent with its view: if a hidden card leaked, swapping it would change what is
+sent. The public part of the board, cached and shared by everyone, is rendered afresh from
+the swapped cards each time (and compared), so a leak into it is caught too.
 """
 
 from __future__ import annotations
@@ -12,42 +14,79 @@ import random
 import re
 
 import pytest
+from django.core.cache import cache
 from django.urls import reverse
 
+from games import boards, services
 from games.catalog import playable_games
 from games.models import Table
-from tests.conftest import client_for, play_random_moves
+from tests.conftest import client_for
 from tests.pages import without_per_response_tokens
 
 pytestmark = pytest.mark.django_db
 
 POSITIONS = 12
+GAMES = {"district-noir": 2, "slide": 3, "gnav": 4, "point-city": 2}
 
 
-def _received(client, table: Table) -> tuple[bytes, dict]:
+def _received(client, table: Table, audience: boards.Audience) -> tuple[bytes, dict]:
     html = client.get(reverse("table_detail", args=[table.pk])).content
+    html += client.get(reverse("table_detail", args=[table.pk]), HTTP_HX_REQUEST="true").content
     html += client.get(reverse("table_log", args=[table.pk])).content  # the whole log
+    # What the table's socket sends this page (a push, or the answer to its hello).
+    html += boards.changed_since(table.pk, audience, boards.SentParts()).encode()
     data = client.get(reverse("table_view_json", args=[table.pk])).json()
     return without_per_response_tokens(html), data
 
 
+@pytest.fixture(params=sorted(GAMES))
+def game_table(request, make_user) -> Table:
+    """A running table of each game, every seat a player."""
+    users = [make_user() for _ in range(GAMES[request.param])]
+    table = services.table_create(
+        user=users[0], game=request.param, num_seats=len(users), seconds_per_move=86400
+    )
+    for user in users[1:]:
+        services.table_join(table_id=table.pk, user=user)
+    table.refresh_from_db()
+    return table
+
+
 def _with_state(table: Table, state_json: dict) -> None:
+    """The table with other cards at the same version: the cached public part is dropped, so
+    that what is sent is rendered from these cards (a real change bumps the version)."""
     Table.objects.filter(pk=table.pk).update(state=state_json)
     table.refresh_from_db()
+    cache.clear()
+
+
+def _still_running_after(table: Table, moves: int, rng: random.Random) -> Table:
+    """Up to ``moves`` random moves, stopping before one that would end the game (at the
+    end every card is shown, and there is nothing hidden left to swap)."""
+    rules = next(r for r in playable_games() if r.slug == table.game)
+    for _ in range(moves):
+        state = rules.from_json(table.state)
+        seat = rng.choice(rules.active_seats(state))
+        action = rng.choice(rules.legal_actions(state, seat))
+        if rules.outcome(rules.apply(state, seat, action)) is not None:
+            break
+        user = table.seats.get(position=seat).user
+        services.move_play(table_id=table.pk, user=user, action=action, version=table.version)
+        table.refresh_from_db()
+    return table
 
 
 @pytest.mark.parametrize("position", range(POSITIONS))
-def test_a_seat_receives_nothing_that_depends_on_cards_it_cannot_see(
-    running_table, carol, position
-):
-    rules = next(r for r in playable_games() if r.slug == running_table.game)
+def test_a_seat_receives_nothing_that_depends_on_cards_it_cannot_see(game_table, carol, position):
+    rules = next(r for r in playable_games() if r.slug == game_table.game)
     rng = random.Random(position)
-    table = play_random_moves(running_table, rng.randrange(0, 45), rng)
+    table = _still_running_after(game_table, rng.randrange(0, 45), rng)
     real = table.state
     seated = [(s.position, s.user) for s in table.seats.select_related("user")]
     for seat, user in [*seated, (None, carol)]:
         client = client_for(user)
-        html, data = _received(client, table)
+        audience = boards.Audience(seat, user.pk)
+        html, data = _received(client, table, audience)
         view = rules.view(rules.from_json(real), seat)
         observer = 0 if seat is None else seat
         other = rules.sample_state(rules.view(rules.from_json(real), observer), observer, rng)
@@ -55,7 +94,7 @@ def test_a_seat_receives_nothing_that_depends_on_cards_it_cannot_see(
             # A spectator knows less than a seat: redraw what seat 0 cannot see either.
             assert rules.view(other, None) == view
         _with_state(table, rules.to_json(other))
-        html_other, data_other = _received(client, table)
+        html_other, data_other = _received(client, table, audience)
         _with_state(table, real)
         assert data_other == data
         assert html_other == html

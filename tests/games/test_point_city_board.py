@@ -1,4 +1,10 @@
-"""The Point City board as players and spectators receive it, through Django's test client."""
+"""The Point City board as players and spectators receive it, through Django's test client.
+
+The board is two parts (games/boards.py): the public part (public.html, the spectator's view: all
+of Point City but the moves), the same bytes for everyone, and the private part (private.html)
+of the seat to play: its instruction and its moves, with an interactive copy of the market or of
+the civic token display.
+"""
 
 from __future__ import annotations
 
@@ -10,11 +16,13 @@ from collections import Counter
 from typing import Any
 
 import pytest
+from django.core.cache import cache
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
 
-from games import services
+from games import boards, services
+from games.catalog import game_script
 from games.models import Move, Table
 from games.rules import get_rules
 from tests.conftest import client_for, play_random_moves, user_at
@@ -79,6 +87,7 @@ def _show(table: Table, state, user) -> str:
             "finished_at": timezone.now(),
         }
     Table.objects.filter(pk=table.pk).update(**fields)
+    cache.clear()  # the public part is cached by version, which this leaves as it was
     response = client_for(user).get(reverse("table_detail", args=[table.pk]))
     assert response.status_code == 200
     return response.content.decode()
@@ -100,7 +109,7 @@ def test_every_seat_and_a_spectator_get_buttons_for_exactly_their_legal_actions(
         response = client_for(user).get(reverse("table_detail", args=[table.pk]))
         assert response.status_code == 200
         page = response.content.decode()
-        assert 'class="pc-board' in page
+        assert 'class="panel pc-market-panel' in page
         legal = PC.legal_actions(state, seat) if seat is not None else []
         drawn = _buttons(page)
         assert Counter(map(_key, drawn)) == Counter(map(_key, legal))
@@ -110,6 +119,139 @@ def test_every_seat_and_a_spectator_get_buttons_for_exactly_their_legal_actions(
         ]
         if num_players == 1:
             assert "The Automa" in page
+
+
+# -- the public part and the private part ---------------------------------------------------
+
+# What only the seat to play may get: moves, and what it is told to do.
+PRIVATE_ONLY = [
+    'name="action"',
+    "<button",
+    "pc-market-pick",
+    "pc-supply-pick",
+    "pc-prompt",
+    "Your turn:",
+]
+ENABLED_CELL = re.compile(r'data-cell="(\d\d)" aria-pressed="false">')
+PARTS = [(1, 0), (1, 17), (2, 11), (2, 40), (3, 25), (4, 9)]
+
+
+def _public(table: Table) -> str:
+    """The public part, rendered afresh (not from the cache)."""
+    cache.clear()
+    return str(boards.public_part(table).html)
+
+
+def _private(table: Table, seat: int) -> tuple[str, bool]:
+    public = boards.public_part(table)
+    html, _digest, my_turn = boards.private_part(
+        table, boards.Audience(position=seat), public.names, public_log=public.log_digest
+    )
+    return str(html), my_turn
+
+
+@pytest.mark.parametrize(("num_players", "moves"), PARTS)
+def test_the_public_part_is_the_same_bytes_for_everyone_and_holds_no_move(
+    make_user, num_players, moves
+):
+    rng = random.Random(moves)
+    table = play_random_moves(_open_table(make_user, num_players), moves, rng)
+    public = _public(table)
+    for _seat, user in _viewers(table, make_user()):
+        cache.clear()
+        page = client_for(user).get(reverse("table_detail", args=[table.pk])).content.decode()
+        # As it is: the page's board is this part's top, the seat's private part, its end.
+        top, end = boards.split_public(public)
+        assert top in page and end in page
+    for text in PRIVATE_ONLY:
+        assert text not in public
+    assert 'class="panel pc-market-panel"' in public and 'class="panel pc-supply"' in public
+    assert public.count('class="panel pc-player') == num_players + (num_players == 1)
+    # Nothing a spectator cannot see changes it: redraw the removed cards and the pile below
+    # its top card.
+    state = PC.from_json(table.state)
+    other = PC.sample_state(PC.view(state, 0), 0, rng)
+    assert other.order != state.order
+    Table.objects.filter(pk=table.pk).update(state=PC.to_json(other))
+    table.refresh_from_db()
+    assert _public(table) == public
+
+
+@pytest.mark.parametrize(("num_players", "moves"), PARTS)
+def test_the_private_part_holds_the_moves_of_the_seat_to_play_and_nothing_for_the_others(
+    make_user, num_players, moves
+):
+    """Point City hides no card from a seat: a private part is the seat to play's moves."""
+    table = play_random_moves(_open_table(make_user, num_players), moves, random.Random(moves))
+    state = PC.from_json(table.state)
+    for seat in range(num_players):
+        html, my_turn = _private(table, seat)
+        legal = PC.legal_actions(state, seat)
+        assert my_turn == bool(legal)
+        assert Counter(map(_key, _buttons(html))) == Counter(map(_key, legal))
+        if not legal:
+            assert "<section" not in html
+            continue
+        assert 'class="panel pc-prompt"' in html
+        usable = {f"{r}{c}" for a in legal if a["type"] == "take" for r, c in a["cells"]}
+        usable |= {f"{a['cell'][0]}{a['cell'][1]}" for a in legal if a["type"] == "flip"}
+        if usable:  # the market to pick in: a card is a button when a take or a flip uses it
+            assert "pc-market-pick" in html
+            assert set(ENABLED_CELL.findall(html)) == usable
+            market = PC.view(state, None)["market"]
+            cards = sum(1 for row in market for slot in row if slot)
+            assert html.count('<button type="button" class="pc-cell') == cards
+        else:
+            assert not ENABLED_CELL.findall(html)
+
+
+def test_the_automas_next_two_cards_are_marked_while_the_game_runs(make_user):
+    table = play_random_moves(_open_table(make_user, 1), 6, random.Random(2))
+    view = PC.view(PC.from_json(table.state), None)
+    r, c = view["automa"]["cell"]
+    marked = sum(1 for row in (r, (r + 1) % 4) if view["market"][row][c] is not None)
+    assert marked
+    public = _public(table)
+    assert public.count("pc-automa-next") == marked
+    assert "The Automa takes these two cards after your turn" in public
+    private, _ = _private(table, 0)
+    assert private.count("pc-automa-next") == marked  # the market the seat picks in
+
+
+@pytest.mark.parametrize("num_players", [1, 2])
+def test_after_the_end_nothing_is_marked_for_a_next_move(make_user, num_players):
+    """Issue #16, point 14: the Automa's next cards stayed marked after the end."""
+    table = _open_table(make_user, num_players, 2)
+    state = _playout(num_players, seed=3, difficulty=2)
+    for seat, user in _viewers(table, make_user()):
+        page = _show(table, state, user)
+        board = page[page.index('<div id="board"') :]
+        assert "The game is over." in board
+        for mark in ["pc-automa-next", "pc-legend", "pc-moving", "to play", "pc-near"]:
+            assert mark not in board, (seat, mark)
+        for text in PRIVATE_ONLY:
+            assert text not in board, (seat, text)
+
+
+def test_no_part_has_an_inline_script_or_style_the_picking_script_is_the_games():
+    assert game_script("point-city") == "js/games/point-city.js"
+    names = ["Ada", "Bo", "Cy", "Di"]
+    for num_players, seed in [(1, 1), (2, 2), (3, 3), (4, 4)]:
+        rng = random.Random(seed)
+        state = PC.setup(num_players, seed)
+        for _ in range(40):
+            if PC.outcome(state) is not None:
+                break
+            seat = PC.active_seats(state)[0]
+            parts = [("public", None)] + [("private", s) for s in range(num_players)]
+            for part, viewer in parts:
+                html = render_to_string(
+                    f"games/point-city/{part}.html",
+                    {"view": PC.view(state, viewer), "names": names},
+                )
+                for inline in ["<script", " style=", " onclick="]:
+                    assert inline not in html, (part, viewer, inline)
+            state = PC.apply(state, seat, rng.choice(PC.legal_actions(state, seat)))
 
 
 def test_the_market_shows_each_card_by_the_side_it_lies_and_the_pile_its_top_card(make_user):
@@ -256,6 +398,7 @@ def test_a_finished_solo_game_shows_the_stars_and_the_automas_score(make_user, d
 
 
 def _received(client, table: Table) -> tuple[bytes, dict]:
+    cache.clear()  # the state changes below keep the version: render the public part afresh
     page = client.get(reverse("table_detail", args=[table.pk])).content
     data = client.get(reverse("table_view_json", args=[table.pk])).json()
     return CLOCK.sub(rb"\1", without_per_response_tokens(page)), data

@@ -8,7 +8,6 @@ import random
 import re
 
 import pytest
-from django.conf import settings
 from django.core.management import CommandError, call_command
 from django.template.loader import render_to_string
 from django.urls import reverse
@@ -106,12 +105,6 @@ def test_only_what_a_seat_saw_beyond_the_spectators_counts_as_hidden():
     assert replays.hides_something({**spectator, "seat": 0, "hand": [{"id": 1}]}, spectator)
 
 
-@pytest.mark.xfail(
-    not (settings.BASE_DIR / "templates/games/district-noir/public.html").exists(),
-    strict=True,
-    reason="District Noir's board.html shows a spectator only the second player's hand; the "
-    "per-seat panels of its public part (public.html, being written) fix it",
-)
 def test_district_noir_s_first_step_shows_both_players_hands(finished, alice, bob):
     html = client_for(None).get(replay_url(finished, 0)).content.decode()
     board = html[html.index('class="replay-board"') : html.index('aria-label="Game log"')]

@@ -1,7 +1,10 @@
 """Slide's board through Django's test client: what each seat sees, clicks, and never sees.
 
 States are made with the pure rules and stored on a real table, so a test can
-look at any moment of a game without playing it through the services.
+look at any moment of a game without playing it through the services. A board is
+two parts (games/boards.py): the public part (``#board-public``: every grid as a
+spectator sees it, the same bytes for everyone) and the seat's private part
+(``#board-private``: its own grid with its pick or its arrows, inside the move form).
 """
 
 from __future__ import annotations
@@ -13,9 +16,10 @@ import re
 from dataclasses import replace
 
 import pytest
+from django.core.cache import cache
 from django.urls import reverse
 
-from games import selectors, services
+from games import boards, selectors, services
 from games.models import Move, Table
 from games.rules import get_rules
 from games.rules.slide_grid import HOLE, SIZE
@@ -29,6 +33,7 @@ SLIDE = get_rules("slide")
 HTMX = {"HTTP_HX_REQUEST": "true"}
 ACTION = re.compile(r'name="action" value="([^"]*)"')
 CELL = re.compile(r'class="sl-cell[^"]* sl-r\d sl-c\d')
+PUBLIC_GRID = re.compile(r'<div class="panel sl-other[^"]*" data-seat="(\d)">')
 # The clocks' "N minutes left" changes from one response to the next.
 CLOCK = re.compile(r'<span class="clock".*?</span>')
 
@@ -49,13 +54,18 @@ def _table(players: int) -> Table:
 
 
 def _store(table: Table, state) -> None:
-    """Puts ``state`` on the table as if it had been played there."""
+    """Puts ``state`` on the table as if it had been played there.
+
+    The version stays (so that pages can be compared byte for byte): the cached public part
+    of that version goes, or every page would show the one rendered before.
+    """
     outcome = SLIDE.outcome(state)
     fields = {"state": SLIDE.to_json(state)}
     if outcome is not None:
         fields |= {"status": Table.Status.FINISHED, "outcome": outcome.to_json()}
     Table.objects.filter(pk=table.pk).update(**fields)
     table.refresh_from_db()
+    cache.clear()
 
 
 def _random_moves(state, count: int, rng: random.Random):
@@ -83,9 +93,21 @@ def _page(client, table: Table) -> str:
 
 
 def _board(page: str) -> str:
-    """Just the game's board (the rules panel beside it draws example cells too)."""
-    start = page.index('id="board-form"')
-    return page[start : page.index("</form>", start)]
+    """Just the game's board, both parts (the rules panel beside it draws example cells too)."""
+    return page[page.index('<div id="board" ') :]
+
+
+def _public(page: str) -> str:
+    """The public part: the same for every viewer (the board's top, then its end)."""
+    start = page.index('<div id="board-public"')
+    top = page[start : page.index('<div id="board-private"', start)]
+    return top + page[page.index('<div id="board-public-end"') :]
+
+
+def _private(page: str) -> str:
+    """This viewer's private part (empty for a spectator of a running game)."""
+    start = page.index('<div id="board-private"')
+    return page[start : page.index('<div id="board-public-end"', start)]
 
 
 def _received(client, table: Table) -> tuple[str, dict]:
@@ -132,22 +154,29 @@ def test_every_seat_and_a_spectator_get_a_board_with_buttons_only_for_legal_move
         _store(table, state)
         for seat, user in _viewers(table):
             page = _board(_page(client_for(user), table))
+            public, private = _public(page), _private(page)
             view = SLIDE.view(state, seat)
-            assert 'class="sl-board' in page
+            assert 'class="panel sl-status"' in public
             offered = {_key(a) for a in view["legal_actions"]}
             if view["my_pick"] is not None:  # the current pick is marked, not offered again
                 offered.discard(
                     _key({"type": "pick", "row": view["my_pick"][0], "col": view["my_pick"][1]})
                 )
                 assert "your pick" in page
-            assert {_key(a) for a in _buttons(page)} == offered
+            assert {_key(a) for a in _buttons(private)} == offered
+            assert not _buttons(public)
             if state.phase == "pick":
                 assert f"{view['picked_count']} of {players} have chosen" in page
             else:
                 # Each slide has an arrow by the grid and a line in the plain list.
                 assert all(_buttons(page).count(a) == 2 for a in view["legal_actions"])
-            # Every grid is drawn: 16 cells each, the viewer's own included.
-            assert len(CELL.findall(page)) == 16 * players
+            # Every grid is drawn in public, as a spectator sees it (the page hides its own copy);
+            # a seat's own grid is in its private part.
+            assert PUBLIC_GRID.findall(public) == [str(s) for s in range(players)]
+            assert len(CELL.findall(public)) == 16 * players
+            assert len(CELL.findall(private)) == (0 if seat is None else 16)
+            if seat is not None:
+                assert private.count('aria-label="Your grid"') == 1
 
 
 def test_the_slide_arrows_show_which_cards_move_for_each_entry():
@@ -158,17 +187,25 @@ def test_the_slide_arrows_show_which_cards_move_for_each_entry():
     _store(table, state)
     mover = state.turn
     page = _board(_page(client_for(user_at(table, mover)), table))
+    public, private = _public(page), _private(page)
     view = SLIDE.view(state, mover)
     assert {e["edge"] for e in view["entries"]} == {"top", "bottom", "left", "right"}
     for entry in view["entries"]:
-        # Every card that shifts for this entry carries its arrow, in every grid-viewer's page.
-        assert page.count(f"sl-mv sl-mv-{entry['edge']}") == len(entry["shifts"])
-        assert f"sl-arrow sl-k0 sl-edge-{entry['edge']}" in page
-    assert "slide it in from the left of row 2: 2 cards move right." in page
-    assert "slide it in from the bottom of column 3: 2 cards move up." in page
-    assert "Your turn: take a card from the centre" in page
+        # Every card that shifts for this entry carries its arrow: on the mover's own grid, and
+        # on the public copy of it that everyone else sees.
+        assert public.count(f"sl-mv sl-mv-{entry['edge']}") == len(entry["shifts"])
+        assert private.count(f"sl-mv sl-mv-{entry['edge']}") == len(entry["shifts"])
+        assert f"sl-arrow sl-k0 sl-edge-{entry['edge']}" in private
+    assert "slide it in from the left of row 2: 2 cards move right." in private
+    assert "slide it in from the bottom of column 3: 2 cards move up." in private
+    assert "Your turn: take a card from the centre" in private
+    # The mover's page shows its own centre (the cards to choose) instead of the public one,
+    # and its own words instead of the public line on who slides (slide.css, data-seat).
+    assert 'class="sl-take"' in private and f'data-turn="{mover}"' in public
+    assert f'class="sl-turn-line" data-seat="{mover}"' in public
     watcher = _board(_page(client_for(user_at(table, (mover + 1) % 3)), table))
     assert "sl-arrow" not in watcher and "takes a card from the centre" in watcher
+    assert "sl-take" not in _private(watcher)
 
 
 def test_with_the_zero_shift_option_a_corner_hole_has_an_arrow_on_every_side():
@@ -191,9 +228,12 @@ def test_the_token_holder_and_the_order_of_play_are_shown():
     names = selectors.table_page_for(table, UserFactory()).names
     order = [names[s] for s in SLIDE.view(state, None)["order"]]
     listed = re.findall(
-        r'<li class="sl-who[^"]*">\s*(?:<span class="sl-token"[^>]*>★</span>)?\s*(\S+)', page
+        r'<li class="sl-who[^"]*" data-seat="(\d)">\s*(?:<span class="sl-token"[^>]*>★</span>)?'
+        r'\s*<span class="name">([^<]+)</span>',
+        page,
     )
-    assert listed == order
+    assert listed == [(str(s), names[s]) for s in SLIDE.view(state, None)["order"]]
+    assert [name for _, name in listed] == order
     assert f"Round 1 begins; {order[0]} holds the first-player token." in page
 
 
@@ -244,6 +284,137 @@ def test_a_move_without_javascript_redirects_back_to_the_table():
     )
     assert response.status_code == 302
     assert Move.objects.filter(table=table).count() == 1
+
+
+# -- the public part and the private part ----------------------------------------------------
+
+
+def _spectator_double(state, rng: random.Random):
+    """A state no spectator can tell from ``state``: every unknown card and every pick redrawn."""
+    other = SLIDE.sample_state(SLIDE.view(state, 0), 0, rng)
+    picks = tuple(
+        rng.choice(_face_down_cells(other, s)) if pick >= 0 else -1
+        for s, pick in enumerate(other.picks)
+    )
+    return replace(other, picks=picks)
+
+
+def _mid_pick(players: int, seed: int):
+    """A pick phase after some slides, where some seats have picked and some not."""
+    rng = random.Random(seed)
+    state = _random_moves(SLIDE.setup(players, seed), 4 * players, rng)
+    while not (state.phase == "pick" and 0 < sum(p >= 0 for p in state.picks) < players - 1):
+        state = _random_moves(state, 1, rng)
+    return state
+
+
+def _slide_phase(players: int, seed: int):
+    """A slide phase after the first slide of the round."""
+    state, rng = _mid_pick(players, seed), random.Random(seed)
+    while state.phase != "slide":
+        state = _random_moves(state, 1, rng)
+    return _random_moves(state, 1, rng)
+
+
+@pytest.mark.parametrize(("players", "seed"), [(3, 31), (4, 32), (6, 33)])
+@pytest.mark.parametrize("moment", [_mid_pick, _slide_phase])
+def test_the_public_part_is_the_same_bytes_for_everyone_and_hides_every_unknown(
+    players, seed, moment
+):
+    table = _table(players)
+    state = moment(players, seed)
+    _store(table, state)
+    seats = list(table.seats.select_related("user"))
+    public = boards.public_part(table, seats).html
+    assert 'class="panel sl-status"' in public
+    for _seat, user in _viewers(table):
+        cache.clear()  # each page renders the part itself, as if it were the first to ask
+        board = _board(_page(client_for(user), table))
+        top, end = boards.split_public(public)
+        assert board[board.index(">") + 1 :].startswith(top)  # right inside #board
+        assert end in board
+    # Nothing of any seat's own view: no pick, no move, no "you".
+    for private_only in ("sl-picked", "your pick", "You picked", 'name="action"', "Your grid"):
+        assert private_only not in public
+    # Other cards and other picks, the same for a spectator: the same bytes.
+    rng = random.Random(seed)
+    for _ in range(3):
+        other = _spectator_double(state, rng)
+        assert SLIDE.view(other, None) == SLIDE.view(state, None)
+        assert other.values != state.values or other.picks != state.picks
+        _store(table, other)
+        assert boards.public_part(table, seats).html == public
+    _store(table, state)
+
+
+def _private_part(table: Table, seat: int) -> tuple[str, bool]:
+    """A seat's private part, as boards.board_for renders it beside the public part."""
+    public = boards.public_part(table)
+    html, _digest, my_turn = boards.private_part(
+        table, boards.Audience(position=seat), public.names, public_log=public.log_digest
+    )
+    # A seat's log is the spectators' (no line shows a card only it knows): no log of its own.
+    assert "log-private" not in html
+    return str(html), my_turn
+
+
+def test_a_seats_private_part_has_its_own_pick_and_its_moves_and_no_other_grid():
+    table = _table(3)
+    state = SLIDE.apply(SLIDE.setup(3, 41), 1, {"type": "pick", "row": 2, "col": 3})
+    _store(table, state)
+    for seat in range(3):
+        html, my_turn = _private_part(table, seat)
+        view = SLIDE.view(state, seat)
+        legal = {_key(a) for a in view["legal_actions"]}
+        assert html.count('aria-label="Your grid"') == 1 and "'s grid" not in html
+        assert len(CELL.findall(html)) == 16
+        assert 'id="board-form"' in html
+        if seat == 1:  # its pick, marked where it is, and every other card to pick instead
+            assert not my_turn
+            assert "You picked the card at row 3, column 4." in html and "your pick" in html
+            assert re.search(r'class="sl-cell sl-r2 sl-c3 sl-back sl-picked"', html)
+            picked = _key({"type": "pick", "row": 2, "col": 3})
+            assert picked in legal
+            assert {_key(a) for a in _buttons(html)} == legal - {picked}
+        else:
+            assert my_turn
+            assert "sl-picked" not in html and "your pick" not in html
+            assert {_key(a) for a in _buttons(html)} == legal and len(legal) == 16
+
+
+def test_the_movers_private_part_has_the_centre_to_choose_from_and_every_slide():
+    table = _table(3)
+    state = SLIDE.setup(3, 42)
+    for seat in range(3):
+        state = SLIDE.apply(state, seat, {"type": "pick", "row": 1, "col": 1})
+    _store(table, state)
+    mover = state.turn
+    html, my_turn = _private_part(table, mover)
+    assert my_turn
+    actions = SLIDE.legal_actions(state, mover)
+    assert sorted(map(_key, _buttons(html))) == sorted(map(_key, actions * 2))  # arrow + list
+    for k, card in enumerate(state.centre):
+        assert f'id="sl-take-{k}" value="{card}"' in html
+    for seat in (s for s in range(3) if s != mover):
+        waiting, my_turn = _private_part(table, seat)
+        assert not my_turn and not _buttons(waiting) and "sl-take" not in waiting
+        assert "You slide later this round, in the order of play." in waiting
+
+
+def test_a_seats_private_part_does_not_change_when_another_seat_slides():
+    """A push leaves out a private part that did not change: a slide changes the mover's."""
+    table = _table(3)
+    state = SLIDE.setup(3, 43)
+    for seat in range(3):
+        state = SLIDE.apply(state, seat, {"type": "pick", "row": 0, "col": seat})
+    _store(table, state)
+    last = (state.turn + 2) % 3
+    before = {s: _private_part(table, s) for s in range(3)}
+    moved = SLIDE.apply(state, state.turn, SLIDE.legal_actions(state, state.turn)[0])
+    _store(table, moved)
+    after = {s: _private_part(table, s) for s in range(3)}
+    assert after[last] == before[last]
+    assert after[state.turn] != before[state.turn]
 
 
 # -- hidden information ----------------------------------------------------------------------
@@ -370,7 +541,7 @@ def test_a_finished_game_shows_the_cancelled_groups_and_each_score_broken_down(v
     _store(table, state)
     user = user_at(table, viewer) if viewer is not None else UserFactory()
     page = _page(client_for(user), table)
-    result = page[page.index('class="result panel"') : page.index('class="log panel"')]
+    result = page[page.index('class="result panel"') : page.index('class="log panel')]
     breakdown = SLIDE.outcome(state).details["breakdown"]
     assert "The lowest total wins" in result
     assert result.count("sl-gone") == sum(b["cancelled"] for b in breakdown)
@@ -381,6 +552,17 @@ def test_a_finished_game_shows_the_cancelled_groups_and_each_score_broken_down(v
         assert f"{total} = <strong>{b['score']}</strong>" in " ".join(result.split())
         assert f"{b['score']} points" in result
     assert 'name="action"' not in page
+    # The board itself shows every final grid once (for the replay; the table page hides it
+    # under the result's), with the cancelled cards crossed out; nothing looks playable.
+    public = _public(page)
+    public = public[: public.index('class="result panel"')]
+    assert PUBLIC_GRID.findall(public) == ["0", "1", "2"]
+    assert 'class="sl-others sl-end"' in public
+    assert public.count("sl-gone") == sum(b["cancelled"] for b in breakdown)
+    for needless in ("sl-now", "sl-sliding", "sl-mv", "sl-pickable", "sl-arrow", "sl-centre"):
+        assert needless not in _board(page)
+    assert "The game is over." in public
+    assert "sl-cell" not in _private(page)
 
 
 # -- refusals -----------------------------------------------------------------------------------

@@ -6,6 +6,7 @@ import json
 import random
 
 import pytest
+from django.db.models import F
 from django.urls import reverse
 
 from games import services
@@ -217,6 +218,7 @@ def _show_finished(table, state, user):
         state=DN.to_json(state),
         status=Table.Status.FINISHED,
         outcome=DN.outcome(state).to_json(),
+        version=F("version") + 1,  # a change, as the move that ended the game would be
     )
     return client_for(user).get(reverse("table_detail", args=[table.pk])).content.decode()
 
@@ -229,6 +231,15 @@ def test_the_end_of_a_scored_game_shows_each_score_broken_down(running_table, al
     assert "Majority 8" in html
     for total in outcome.scores:
         assert f"{int(total)} points" in html
+
+
+@pytest.mark.parametrize("reason", ["score", "city"])
+def test_a_finished_board_highlights_nothing_to_take(running_table, alice, reason):
+    """The row's last cards are marked as takeable while the game runs, and not after."""
+    running = client_for(alice).get(reverse("table_detail", args=[running_table.pk])).text
+    assert "takeable" in running
+    html = _show_finished(running_table, _finished_game(reason), alice)
+    assert "takeable" not in html[html.index('id="board"') :]
 
 
 def test_an_instant_city_win_says_why_and_shows_no_points(running_table, alice):

@@ -1,0 +1,67 @@
+"""A signed-in player's time zone and language for every request, without loading the user.
+
+Every page (and every poll) is shown in the player's own time zone and language, but most
+requests need nothing else of the user row: the unchanged board poll, the commonest request
+of all, needs only the user's id, which the session holds. So the two preferences are kept
+in the cache by user id, and dropped whenever the user is saved.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from django.contrib.auth import SESSION_KEY
+from django.core.cache import cache
+from django.http import HttpRequest
+
+logger = logging.getLogger(__name__)
+
+PREFS_TTL_SECONDS = 3600
+
+
+def session_user_id(request: HttpRequest) -> int | None:
+    """The id of the user the session belongs to, or None; the user row is not read.
+
+    For what is only a preference or a presence: who may do what still asks ``request.user``.
+    """
+    session = getattr(request, "session", None)
+    value = session.get(SESSION_KEY) if session is not None else None
+    try:
+        return int(value) if value is not None else None
+    except (TypeError, ValueError):
+        return None
+
+
+def _key(user_id: int) -> str:
+    return f"prefs:{user_id}"
+
+
+def user_prefs(request: HttpRequest) -> tuple[str, str] | None:
+    """(time zone, language) of the signed-in player, from the cache or the user row."""
+    from accounts.models import User
+
+    user_id = session_user_id(request)
+    if user_id is None:
+        return None
+    try:
+        prefs = cache.get(_key(user_id))
+    except Exception:  # the cache is down: read the row
+        logger.warning("preferences cache unavailable", exc_info=True)
+        prefs = None
+    if prefs is None:
+        row = User.objects.filter(pk=user_id).values_list("time_zone", "language").first()
+        prefs = tuple(row) if row else ("", "")
+        try:
+            cache.set(_key(user_id), prefs, PREFS_TTL_SECONDS)
+        except Exception:
+            logger.warning("preferences cache unavailable", exc_info=True)
+    return prefs  # type: ignore[return-value]
+
+
+def forget_prefs(sender: Any, instance: Any, **kwargs: Any) -> None:
+    """Connected to the user model's post_save: the next request reads them again."""
+    try:
+        cache.delete(_key(instance.pk))
+    except Exception:
+        logger.warning("preferences cache unavailable", exc_info=True)

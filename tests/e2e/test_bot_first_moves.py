@@ -1,0 +1,51 @@
+"""A new table against bots: the bots' first moves reach the page within a second, every time.
+
+The bots move at once here (no pause before a bot's move), so that they move in the moment
+between the page's render and its socket's connection, as one run in five did in #21: the
+page must still show the table as it is within a second of its socket opening, and not wait
+for the safety poll (30 s; polling is off on this server).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+import pytest
+from playwright.sync_api import expect
+
+from games.models import Table
+from tests.e2e.conftest import start_asgi_server, stop_asgi_server
+from tests.e2e.pages import sign_in
+from tests.factories import UserFactory
+
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+
+RUNS = 20
+
+
+@pytest.fixture(scope="module")
+def server(django_db_setup, django_db_blocker) -> Iterator[str]:
+    """One server for the runs, its bots without a pause."""
+    with django_db_blocker.unblock():
+        url, process = start_asgi_server({"BOT_MOVE_DELAY_SECONDS": "0"})
+    yield url
+    stop_asgi_server(process)
+
+
+@pytest.mark.parametrize("run", range(RUNS))
+def test_the_bots_first_moves_reach_a_new_table_against_bots_within_a_second(server, browser, run):
+    """ "Play against 3 bots" for Gnav, as a new player would, and watch."""
+    UserFactory(username=f"player{run}")
+    page = browser.new_context().new_page()
+    sign_in(page, server, f"player{run}")
+    page.goto(f"{server}/")
+    page.locator("form.bot-form:has(input[name=game][value=gnav]) button").click()
+    page.wait_for_url(re.compile(r".*/t/\d+/$"))
+    page.wait_for_function("window.tableLive === true")
+    table = Table.objects.get(pk=int(page.url.rstrip("/").rsplit("/", 1)[1]))
+    expect(page.locator("#board-private")).to_have_attribute("data-my-turn", "1", timeout=1000)
+    table.refresh_from_db()
+    expect(page.locator("#board-public")).to_have_attribute(
+        "data-version", str(table.version), timeout=1000
+    )

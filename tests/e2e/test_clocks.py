@@ -1,0 +1,57 @@
+"""Clocks count down on an open page, in the browser, from the deadline the server wrote, and
+say when the time is up; on the table and in the lobby, in the viewer's language."""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+
+import pytest
+from django.core.cache import cache
+from django.utils import timezone
+from playwright.sync_api import expect
+
+from games import services
+from games.models import Seat
+from tests.e2e.pages import sign_in
+from tests.factories import UserFactory
+
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+
+
+@pytest.fixture
+def nearly_out_of_time():
+    """A District Noir table whose waiting seat has five seconds left."""
+    alice, bob = UserFactory(username="alice"), UserFactory(username="bob")
+    table = services.table_create(
+        user=alice, game="district-noir", num_seats=2, seconds_per_move=86400
+    )
+    services.table_join(table_id=table.pk, user=bob)
+    seat = Seat.objects.get(table=table, is_waiting=True)
+    Seat.objects.filter(pk=seat.pk).update(deadline=timezone.now() + dt.timedelta(seconds=5))
+    cache.clear()  # the board drawn before the deadline moved
+    return table, seat.user
+
+
+@pytest.mark.parametrize("where", ["table", "lobby"])
+def test_a_clock_counts_down_to_time_is_up(live_server, browser, nearly_out_of_time, where):
+    table, waiting = nearly_out_of_time
+    page = browser.new_context().new_page()
+    sign_in(page, live_server.url, "alice" if waiting.username == "bob" else "bob")
+    page.goto(f"{live_server.url}/t/{table.pk}/" if where == "table" else f"{live_server.url}/")
+    clock = page.locator(".clock time[data-deadline]").first
+    expect(clock).to_have_text(re.compile(r"^[1-5] seconds? left$"))
+    first = clock.text_content()
+    expect(clock).not_to_have_text(first)  # it moves on its own, with no request
+    expect(clock).to_have_attribute("title", re.compile(r"^Move by "))
+    expect(clock).to_have_text("Time is up", timeout=10000)
+    expect(page.locator(".clock.up")).to_have_count(1)
+
+
+def test_a_clock_speaks_the_pages_language(live_server, browser, nearly_out_of_time):
+    table, _waiting = nearly_out_of_time
+    UserFactory(username="dana", language="cs")
+    page = browser.new_context().new_page()
+    sign_in(page, live_server.url, "dana")
+    page.goto(f"{live_server.url}/t/{table.pk}/")
+    expect(page.locator(".clock time[data-deadline]")).to_have_text(re.compile(r"sekund"))
