@@ -22,7 +22,10 @@ import datetime as dt
 import hashlib
 import json
 import logging
+import re
+import threading
 import time
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -148,8 +151,18 @@ def log_context(view: dict[str, Any] | None) -> dict[str, Any]:
     }
 
 
-def _public_key(table: Table) -> str:
-    return f"board:{table.pk}:{table.version}:{get_language()}:public"
+_SPACES = re.compile(r"\s+")
+
+
+def squeezed(html: str) -> str:
+    """``html`` with every run of white space made one space: what a browser shows of it (the
+    boards have no <pre> or <textarea>), a tenth fewer bytes to compress and send."""
+    return _SPACES.sub(" ", html)
+
+
+def public_key(table_id: int, version: int) -> str:
+    """The cache key of a table's public part at a version, in the active language."""
+    return f"board:{table_id}:{version}:{get_language()}:public"
 
 
 # After the cache failed to answer, boards are rendered without it for a while: a hung or
@@ -170,12 +183,43 @@ def _cache_call(call: Any, *args: Any) -> Any:
         return None
 
 
+# A public part never changes once rendered (its key names the version), so each process also
+# keeps the latest ones in its own memory: the pages of one table that a process serves then
+# share one copy without asking Redis for it again on every push.
+LOCAL_PARTS = 256
+_local: OrderedDict[str, Any] = OrderedDict()
+_local_lock = threading.Lock()
+
+
 def _cache_get(key: str) -> Any:
-    return _cache_call(cache.get, key)
+    with _local_lock:
+        value = _local.get(key)
+        if value is not None:
+            _local.move_to_end(key)
+            return value
+    value = _cache_call(cache.get, key)
+    if value is not None:
+        _remember(key, value)
+    return value
 
 
 def _cache_set(key: str, value: Any) -> None:
+    _remember(key, value)
     _cache_call(cache.set, key, value, PUBLIC_TTL_SECONDS)
+
+
+def _remember(key: str, value: Any) -> None:
+    with _local_lock:
+        _local[key] = value
+        _local.move_to_end(key)
+        while len(_local) > LOCAL_PARTS:
+            _local.popitem(last=False)
+
+
+def forget_local_parts() -> None:
+    """Empties this process's own copies (for tests that change a table without a version)."""
+    with _local_lock:
+        _local.clear()
 
 
 def public_part(table: Table, seats: list[Seat] | None = None, *, state: Any = None) -> PublicPart:
@@ -183,7 +227,7 @@ def public_part(table: Table, seats: list[Seat] | None = None, *, state: Any = N
 
     ``seats`` (users loaded) are read when not given and the part is not cached yet.
     """
-    key = _public_key(table)
+    key = public_key(table.pk, table.version)
     cached = _cache_get(key)
     if cached is not None:
         return PublicPart(mark_safe(cached[0]), *cached[1:])
@@ -206,7 +250,7 @@ def public_part(table: Table, seats: list[Seat] | None = None, *, state: Any = N
         **log_context(view),
     }
     with timezone.override(dt.UTC):  # the same for every viewer; the browser localises
-        html = get_template("games/partials/public.html").render(context)
+        html = squeezed(get_template("games/partials/public.html").render(context))
     digest = log_digest(view["log"] if view else [])
     _cache_set(key, (str(html), names, digest))
     return PublicPart(mark_safe(html), names, digest)
@@ -255,7 +299,7 @@ def private_part(
     }
     # A spectator of a running or finished game has nothing of its own: no render at all.
     needed = view is not None or table.is_open
-    inner = get_template("games/partials/private.html").render(context) if needed else ""
+    inner = squeezed(get_template("games/partials/private.html").render(context)) if needed else ""
     # The digest says what the page shows, whichever response's CSRF token its forms carry.
     digest = hashlib.blake2b(inner.encode(), digest_size=8).hexdigest()
     inner = inner.replace(CSRF_MARK, csrf_input)

@@ -56,11 +56,39 @@ table_events = Signal()
 """Sent once per committed change, with ``events``: a tuple of the events above."""
 
 
+_held: ContextVar[list[tuple[Event, ...]] | None] = ContextVar("held", default=None)
+
+
 def publish_on_commit(events: Iterable[Event]) -> None:
-    """Sends ``events`` on ``table_events`` after the current transaction commits."""
+    """Sends ``events`` on ``table_events`` after the current transaction commits (or, inside
+    ``published_after_this``, when that block ends)."""
     batch = tuple(events)
-    if batch:
-        transaction.on_commit(lambda: table_events.send(sender=None, events=batch))
+    if not batch:
+        return
+
+    def send() -> None:
+        held = _held.get()
+        if held is not None:
+            held.append(batch)
+        else:
+            table_events.send(sender=None, events=batch)
+
+    transaction.on_commit(send)
+
+
+@contextmanager
+def published_after_this() -> Iterator[None]:
+    """Holds back the events committed inside this block until it ends: the page that made a
+    move renders the new board's public part (and caches it) before the other pages hear of
+    the move, so that they find it rendered instead of each rendering it again."""
+    token = _held.set([])
+    try:
+        yield
+    finally:
+        held = _held.get() or []
+        _held.reset(token)
+        for batch in held:
+            table_events.send(sender=None, events=batch)
 
 
 PAGE_ID_LENGTH = 32

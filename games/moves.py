@@ -14,9 +14,9 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
-from games import services
+from games import boards, services
 from games.errors import GameError, NotFound
-from games.events import changes_from_page
+from games.events import changes_from_page, published_after_this
 from games.forms import ActionForm
 from games.models import Seat, Table
 
@@ -38,13 +38,15 @@ def move_submit(*, table_id: int, user: Any, data: Any, origin: str = "") -> Mov
     if not form.is_valid():
         return _refused(table_id, _("That move could not be read."), 400)
     try:
-        with changes_from_page(origin):
+        with changes_from_page(origin), published_after_this():
             result = services.move_play(
                 table_id=table_id,
                 user=user,
                 action=form.cleaned_data["action"],
                 version=form.cleaned_data["version"],
             )
+            # The new board's public part, rendered and cached before the others are told.
+            boards.public_part(result.table, result.seats, state=result.state)
     except NotFound:
         return MoveOutcome(table=None, seats=[], message=_("There is no such table."), status=404)
     except GameError as exc:

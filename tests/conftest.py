@@ -27,12 +27,21 @@ def _broadcasts_not_paused(monkeypatch) -> None:
     monkeypatch.setattr(boards, "_paused_until", 0.0)
 
 
+def forget_boards() -> None:
+    """Drops every cached public part (Django's cache and this process's own copies): for a
+    test that changes a table without a new version, which the site itself never does."""
+    from django.core.cache import cache
+
+    from games import boards
+
+    cache.clear()
+    boards.forget_local_parts()
+
+
 @pytest.fixture(autouse=True)
 def _empty_cache() -> None:
     """Boards' public parts are cached by table and version: table ids repeat across tests."""
-    from django.core.cache import cache
-
-    cache.clear()
+    forget_boards()
 
 
 @pytest.fixture
@@ -77,8 +86,14 @@ def user_at(table: Table, position: int) -> User:
     return table.seats.get(position=position).user
 
 
-def play_random_moves(table: Table, count: int, rng: random.Random | None = None) -> Table:
-    """Plays up to ``count`` random legal moves through the service, as the seated users."""
+def play_random_moves(
+    table: Table, count: int, rng: random.Random | None = None, *, keep_running: bool = False
+) -> Table:
+    """Plays up to ``count`` random legal moves through the service, as the seated users.
+
+    ``keep_running``: stop before a move that would end the game (a finished game shows every
+    card, settles ratings, takes no more moves).
+    """
     rng = rng or random.Random(0)
     rules = get_rules(table.game)
     for _ in range(count):
@@ -88,6 +103,8 @@ def play_random_moves(table: Table, count: int, rng: random.Random | None = None
         state = rules.from_json(table.state)
         seat = rng.choice(rules.active_seats(state))
         action = rng.choice(rules.legal_actions(state, seat))
+        if keep_running and rules.outcome(rules.apply(state, seat, action)) is not None:
+            break
         services.move_play(
             table_id=table.pk, user=user_at(table, seat), action=action, version=table.version
         )

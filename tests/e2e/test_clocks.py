@@ -7,12 +7,12 @@ import datetime as dt
 import re
 
 import pytest
-from django.core.cache import cache
 from django.utils import timezone
 from playwright.sync_api import expect
 
 from games import services
 from games.models import Seat
+from tests.conftest import forget_boards
 from tests.e2e.pages import sign_in
 from tests.factories import UserFactory
 
@@ -29,7 +29,7 @@ def nearly_out_of_time():
     services.table_join(table_id=table.pk, user=bob)
     seat = Seat.objects.get(table=table, is_waiting=True)
     Seat.objects.filter(pk=seat.pk).update(deadline=timezone.now() + dt.timedelta(seconds=5))
-    cache.clear()  # the board drawn before the deadline moved
+    forget_boards()  # the board drawn before the deadline moved
     return table, seat.user
 
 

@@ -10,6 +10,7 @@ from playwright.sync_api import Page, expect
 
 from games.models import Table
 from games.rules import get_rules
+from tests.e2e.pages import every_page_catches_up
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -67,7 +68,7 @@ def test_two_players_sign_up_meet_in_the_lobby_and_finish_a_game(
         assert time.monotonic() < deadline, "the game did not finish in time"
         moved = take_a_turn(anna, rng) or take_a_turn(ben, rng)
         if not moved:
-            anna.wait_for_timeout(100)
+            every_page_catches_up([anna, ben], table)
 
     table.refresh_from_db()
     assert table.status == Table.Status.FINISHED

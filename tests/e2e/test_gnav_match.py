@@ -12,7 +12,7 @@ from playwright.sync_api import expect
 from games.boards import LOG_TAIL
 from games.models import Move, Table
 from games.rules import get_rules
-from tests.e2e.pages import sign_in
+from tests.e2e.pages import sign_in, wait_for_a_move_or_the_end
 from tests.factories import UserFactory
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -66,7 +66,7 @@ def test_a_human_plays_a_match_against_three_bots_to_its_end(
             )
             decisions += 1
         else:
-            page.wait_for_timeout(100)
+            wait_for_a_move_or_the_end(page)
 
     table = Table.objects.get()
     assert table.status == Table.Status.FINISHED

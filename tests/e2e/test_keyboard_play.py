@@ -15,7 +15,7 @@ from playwright.sync_api import Page, expect
 from accounts.models import User
 from games import services
 from games.models import Table
-from tests.e2e.pages import PASSWORD
+from tests.e2e.pages import PASSWORD, every_page_catches_up
 from tests.factories import UserFactory
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -128,7 +128,7 @@ def test_two_players_finish_a_district_noir_game_with_the_keyboard_alone(
                 play_a_move_by_keyboard(page, rng)
                 moved = True
         if not moved:
-            anna.wait_for_timeout(100)
+            every_page_catches_up([anna, ben], table)
 
     table.refresh_from_db()
     assert table.status == Table.Status.FINISHED

@@ -14,7 +14,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from games import services
 from games.models import Table
-from tests.e2e.pages import sign_in
+from tests.e2e.pages import every_page_catches_up, sign_in, wait_for_a_move_or_the_end
 from tests.factories import UserFactory
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -149,7 +149,7 @@ def test_two_players_finish_a_game_by_clicking(live_server, open_page, fast_poll
     while not all(page.locator(".result").count() for page in pages):
         assert time.monotonic() < deadline, "the game did not finish in time"
         if not any([play_a_move(page, rng) for page in pages]):
-            pages[0].wait_for_timeout(100)
+            every_page_catches_up(pages, table)
 
     table.refresh_from_db()
     assert table.status == Table.Status.FINISHED
@@ -184,7 +184,7 @@ def test_a_solo_game_against_the_automa_is_finished_by_clicking(
     while not page.locator(".result").count():
         assert time.monotonic() < deadline, "the game did not finish in time"
         if not play_a_move(page, rng):
-            page.wait_for_timeout(100)
+            wait_for_a_move_or_the_end(page)
 
     table.refresh_from_db()
     assert table.status == Table.Status.FINISHED

@@ -12,7 +12,7 @@ from playwright.sync_api import Page, expect
 from games import services
 from games.models import Table
 from games.rules import get_rules
-from tests.e2e.pages import sign_in
+from tests.e2e.pages import every_page_catches_up, sign_in
 from tests.factories import UserFactory
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -103,7 +103,7 @@ def test_three_players_open_join_and_finish_a_game_by_clicking(live_server, brow
         assert time.monotonic() < deadline, "the game did not finish in time"
         moved = [take_a_turn(page, rng) for page in pages]
         if not any(moved):
-            anna.wait_for_timeout(60)
+            every_page_catches_up(pages, table)
 
     table.refresh_from_db()
     assert table.status == Table.Status.FINISHED

@@ -11,7 +11,6 @@ import sys
 from pathlib import Path
 
 import pytest
-from django.core.cache import cache
 from django.test import Client, override_settings
 from django.urls import reverse
 
@@ -20,7 +19,7 @@ from games import services
 from games.models import Move, Seat, Table
 from games.notifications import unsubscribe_token
 from games.rules import get_rules
-from tests.conftest import client_for
+from tests.conftest import client_for, forget_boards
 from tests.games.rated_games import play_to_the_end
 
 pytestmark = pytest.mark.django_db
@@ -271,7 +270,7 @@ def _sign_in(login: str, password: str, address: str = "10.1.1.1"):
 def test_repeated_failed_sign_ins_lock_that_name_out_for_that_address(make_user):
     from axes.utils import reset
 
-    cache.clear()
+    forget_boards()
     reset()
     make_user(username="victim")
     make_user(username="neighbour")
@@ -287,7 +286,7 @@ def test_repeated_failed_sign_ins_lock_that_name_out_for_that_address(make_user)
         assert _sign_in("neighbour", PASSWORD).status_code == 302
     finally:
         reset()
-        cache.clear()
+        forget_boards()
 
 
 def test_production_settings_use_secure_cookies_and_throttle_sign_ins():

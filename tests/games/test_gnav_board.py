@@ -19,14 +19,13 @@ from pathlib import Path
 
 import pytest
 from django.conf import settings
-from django.core.cache import cache
 from django.template.loader import render_to_string
 from django.urls import reverse
 
 from games import boards, services
 from games.models import Table
 from games.rules import get_rules
-from tests.conftest import client_for, play_random_moves
+from tests.conftest import client_for, forget_boards, play_random_moves
 from tests.factories import UserFactory
 from tests.pages import without_per_response_tokens
 
@@ -209,9 +208,9 @@ def test_the_public_part_is_the_same_for_every_page_and_depends_on_no_hidden_car
             other = GNAV.sample_state(GNAV.view(state, seat), seat, rng)
             assert GNAV.view(other, None) == GNAV.view(state, None)
             _with_state(gnav_table, GNAV.to_json(other))
-            cache.clear()  # the same version: render it again
+            forget_boards()  # the same version: render it again
             assert boards.public_part(gnav_table).html == part
-        cache.clear()
+        forget_boards()
 
 
 def test_a_seats_private_part_has_its_own_card_and_its_moves_only(gnav_table, players):
@@ -436,7 +435,7 @@ def test_a_seat_receives_nothing_that_depends_on_cards_it_cannot_see(
         other = GNAV.sample_state(GNAV.view(state, observer), observer, rng)
         assert GNAV.view(other, seat) == GNAV.view(state, seat)
         _with_state(gnav_table, GNAV.to_json(other))
-        cache.clear()  # the public part of this version is cached: render it from `other`
+        forget_boards()  # the public part of this version is cached: render it from `other`
         assert _received(client, gnav_table) == page
         _with_state(gnav_table, real)
-        cache.clear()
+        forget_boards()

@@ -14,13 +14,12 @@ import random
 import re
 
 import pytest
-from django.core.cache import cache
 from django.urls import reverse
 
 from games import boards, services
 from games.catalog import playable_games
 from games.models import Table
-from tests.conftest import client_for
+from tests.conftest import client_for, forget_boards, play_random_moves
 from tests.pages import without_per_response_tokens
 
 pytestmark = pytest.mark.django_db
@@ -57,30 +56,14 @@ def _with_state(table: Table, state_json: dict) -> None:
     that what is sent is rendered from these cards (a real change bumps the version)."""
     Table.objects.filter(pk=table.pk).update(state=state_json)
     table.refresh_from_db()
-    cache.clear()
-
-
-def _still_running_after(table: Table, moves: int, rng: random.Random) -> Table:
-    """Up to ``moves`` random moves, stopping before one that would end the game (at the
-    end every card is shown, and there is nothing hidden left to swap)."""
-    rules = next(r for r in playable_games() if r.slug == table.game)
-    for _ in range(moves):
-        state = rules.from_json(table.state)
-        seat = rng.choice(rules.active_seats(state))
-        action = rng.choice(rules.legal_actions(state, seat))
-        if rules.outcome(rules.apply(state, seat, action)) is not None:
-            break
-        user = table.seats.get(position=seat).user
-        services.move_play(table_id=table.pk, user=user, action=action, version=table.version)
-        table.refresh_from_db()
-    return table
+    forget_boards()
 
 
 @pytest.mark.parametrize("position", range(POSITIONS))
 def test_a_seat_receives_nothing_that_depends_on_cards_it_cannot_see(game_table, carol, position):
     rules = next(r for r in playable_games() if r.slug == game_table.game)
     rng = random.Random(position)
-    table = _still_running_after(game_table, rng.randrange(0, 45), rng)
+    table = play_random_moves(game_table, rng.randrange(0, 45), rng, keep_running=True)
     real = table.state
     seated = [(s.position, s.user) for s in table.seats.select_related("user")]
     for seat, user in [*seated, (None, carol)]:

@@ -20,6 +20,7 @@ from django.contrib.auth.models import AnonymousUser
 from django.urls import reverse
 
 from games import events, live, services
+from games.events import TableChanged
 from games.models import Move, Table
 from games.routing import websocket_urlpatterns
 from games.rules import get_rules
@@ -50,6 +51,21 @@ async def _connected(table, user, page: str = "") -> WebsocketCommunicator:
     connected, _ = await socket.connect()
     assert connected
     return socket
+
+
+def _pushed_after_a_move(table, viewer, mover, action, version) -> str:
+    """What ``viewer``'s open socket receives when ``mover`` plays ``action``."""
+
+    async def scenario() -> str:
+        socket = await _connected(table, viewer)
+        await database_sync_to_async(services.move_play)(
+            table_id=table.pk, user=mover, action=action, version=version
+        )
+        frame = await socket.receive_from(timeout=5)
+        await socket.disconnect()
+        return frame
+
+    return async_to_sync(scenario)()
 
 
 def _public(frame: str) -> str:
@@ -212,16 +228,7 @@ def test_no_pushed_part_carries_a_relative_time_or_a_csrf_token(running_table):
     waiter.time_zone = "Asia/Tokyo"
     waiter.save()
 
-    async def scenario() -> str:
-        socket = await _connected(running_table, waiter)
-        await database_sync_to_async(services.move_play)(
-            table_id=running_table.pk, user=mover, action=action, version=version
-        )
-        frame = await socket.receive_from(timeout=5)
-        await socket.disconnect()
-        return frame
-
-    frame = async_to_sync(scenario)()
+    frame = _pushed_after_a_move(running_table, waiter, mover, action, version)
     deadline = Table.objects.get(pk=running_table.pk).seats.get(user=waiter).deadline
     assert f'<time datetime="{deadline.isoformat()}"' in frame
     assert "+00:00" in frame and "JST" not in frame
@@ -450,3 +457,30 @@ def test_a_socket_never_renders_a_board_older_than_the_one_it_sent(running_table
     assert f'data-version="{version + 1}"' in first
     assert quiet, "the version already sent is not rendered again"
     assert f'data-version="{version + 2}"' in fresh, "a newer version is"
+
+
+def test_the_other_pages_hear_of_a_move_once_its_public_part_is_rendered(running_table):
+    """The page that moved renders the new board's public part first: every other page then
+    finds it in the cache instead of rendering it again (each web process would)."""
+    from django.core.cache import cache
+
+    from games import boards
+
+    found: list[bool] = []
+
+    def listener(sender, events, **kwargs):
+        changed = next(e for e in events if isinstance(e, TableChanged))
+        found.append(cache.get(boards.public_key(changed.table_id, changed.version)) is not None)
+
+    mover, action, version = _next_move(running_table)
+    events.table_events.connect(listener)
+    try:
+        response = client_for(mover).post(
+            reverse("table_act", args=[running_table.pk]),
+            {"action": json.dumps(action), "version": version},
+            HTTP_HX_REQUEST="true",
+        )
+    finally:
+        events.table_events.disconnect(listener)
+    assert response.status_code == 200
+    assert found == [True]

@@ -16,14 +16,13 @@ import re
 from dataclasses import replace
 
 import pytest
-from django.core.cache import cache
 from django.urls import reverse
 
 from games import boards, selectors, services
 from games.models import Move, Table
 from games.rules import get_rules
 from games.rules.slide_grid import HOLE, SIZE
-from tests.conftest import client_for, user_at
+from tests.conftest import client_for, forget_boards, user_at
 from tests.factories import UserFactory
 from tests.pages import without_per_response_tokens
 
@@ -65,7 +64,7 @@ def _store(table: Table, state) -> None:
         fields |= {"status": Table.Status.FINISHED, "outcome": outcome.to_json()}
     Table.objects.filter(pk=table.pk).update(**fields)
     table.refresh_from_db()
-    cache.clear()
+    forget_boards()
 
 
 def _random_moves(state, count: int, rng: random.Random):
@@ -328,7 +327,7 @@ def test_the_public_part_is_the_same_bytes_for_everyone_and_hides_every_unknown(
     public = boards.public_part(table, seats).html
     assert 'class="panel sl-status"' in public
     for _seat, user in _viewers(table):
-        cache.clear()  # each page renders the part itself, as if it were the first to ask
+        forget_boards()  # each page renders the part itself, as if it were the first to ask
         board = _board(_page(client_for(user), table))
         top, end = boards.split_public(public)
         assert board[board.index(">") + 1 :].startswith(top)  # right inside #board
