@@ -64,6 +64,31 @@
     });
   });
 
+  // Never an older board over a newer one: an HTTP answer can arrive after a push that
+  // brought a later version (the server's sockets skip older versions the same way).
+  function versionOf(node) {
+    var pub = node && (node.id === "board-public" ? node : node.querySelector && node.querySelector("#board-public"));
+    return pub ? parseInt(pub.dataset.version, 10) : NaN;
+  }
+  function older(incoming) {
+    var shown = versionOf(document), coming = versionOf(incoming);
+    return !isNaN(shown) && !isNaN(coming) && coming < shown;
+  }
+  document.addEventListener("htmx:oobBeforeSwap", function (event) {
+    var fragment = event.detail.fragment;
+    if (fragment && older(fragment.firstElementChild || fragment)) event.detail.shouldSwap = false;
+  });
+  // A move's answer whose form was replaced meanwhile (by a push) has its board swapped with
+  // the old form's detached tree as its root, where htmx finds no #board: put it in the page.
+  document.addEventListener("htmx:oobErrorNoTarget", function (event) {
+    var content = event.detail.content, id = content && content.id;
+    var target = id && document.getElementById(id);
+    if (!target || older(content)) return;
+    target.replaceWith(content);
+    htmx.process(content);
+    showTurn();
+  });
+
   function showTurn() {
     var table = page();
     var priv = document.getElementById("board-private");

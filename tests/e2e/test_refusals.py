@@ -4,6 +4,7 @@ django-htmx's debug script loaded) as in production, over HTTP (a page without a
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from playwright.sync_api import Page, expect
@@ -18,6 +19,14 @@ pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 DN = get_rules("district-noir")
 MOVE = "#board-form button[name=action]"
+# As a socket's push does when the page's private part did not change: the new public part
+# alone, swapped in by id (the move form, in the private part, stays).
+PUSH_PUBLIC_PART = """async url => {
+  const html = await (await fetch(url, {headers: {"HX-Request": "true"}})).text();
+  const board = new DOMParser().parseFromString(html, "text/html");
+  htmx.swap("#board-public", board.getElementById("board-public").outerHTML,
+            {swapStyle: "outerHTML"});
+}"""
 
 
 @pytest.fixture(params=[True, False], ids=["debug", "production"])
@@ -92,8 +101,9 @@ def test_a_move_that_loses_a_race_to_another_tab_says_why(live_server, browser, 
     second.goto(f"{live_server.url}/t/{table.pk}/")
     held = []
     second.route("**/act/", lambda route: held.append(route))
-    second.locator(MOVE).first.click()
-    second.wait_for_function("() => document.querySelector('#board.htmx-request') !== null")
+    with second.expect_request(lambda request: request.url.endswith("/act/")) as posted:
+        second.locator(MOVE).first.click()  # its move leaves, and is held on the way
+    assert posted.value.headers.get("hx-request") == "true"
 
     first.locator(MOVE).first.click()  # the first tab's move is played
     expect(first.locator("#board-public")).to_have_attribute("data-version", str(table.version + 1))
@@ -109,3 +119,38 @@ def test_a_move_that_loses_a_race_to_another_tab_says_why(live_server, browser, 
         "The game moved on before your move arrived. Here is the board now."
     )
     assert table.moves.count() == 1
+
+
+def test_a_late_answer_never_puts_an_older_board_over_a_newer_one(live_server, browser, settings):
+    """A move's answer is held on the way while the other player moves and a push brings the
+    page that later board: when the answer arrives, the page keeps the later board."""
+    settings.TABLE_POLL_MS = 600000
+    table, page, mover = _table_and_mover(live_server, browser)
+    held = []
+    page.route("**/act/", lambda route: held.append(route))
+    with page.expect_request(lambda request: request.url.endswith("/act/")):
+        page.locator(MOVE).first.click()
+    for _ in range(100):  # Playwright hands the route over on its next round trip
+        if held:
+            break
+        page.evaluate("0")
+    answer = held[0].fetch()  # the move is played; its answer (one version on) is held
+    table.refresh_from_db()
+    state = DN.from_json(table.state)
+    seat = DN.active_seats(state)[0]
+    other = table.seats.get(position=seat).user
+    assert other.username != mover
+    services.move_play(  # the other player's move
+        table_id=table.pk,
+        user=other,
+        action=DN.legal_actions(state, seat)[0],
+        version=table.version,
+    )
+    page.evaluate(PUSH_PUBLIC_PART, f"/t/{table.pk}/")  # its live update reaches the page
+    newer = str(table.version + 1)
+    expect(page.locator("#board-public")).to_have_attribute("data-version", newer)
+    with page.expect_response(lambda response: response.url.endswith("/act/")):
+        held[0].fulfill(response=answer)  # then the move's own answer, one version older
+    page.evaluate("0")
+    expect(page.locator("#board")).not_to_have_class(re.compile(r"htmx-request"))
+    expect(page.locator("#board-public")).to_have_attribute("data-version", newer)
