@@ -159,7 +159,10 @@ def cpu_by_role(roles: dict[str, list[int]]) -> dict[str, float]:
 class Stack:
     """PostgreSQL database, private Redis, daphne servers and a Celery worker, torn down after."""
 
-    def __init__(self, server: str, servers: int, players: int, keep_logs: bool) -> None:
+    def __init__(
+        self, server: str, servers: int, players: int, keep_logs: bool, ws: str = "auto"
+    ) -> None:
+        self.ws = ws  # uvicorn's websocket implementation (--ws)
         self.server, self.servers, self.players, self.keep_logs = (
             server,
             servers,
@@ -238,6 +241,8 @@ class Stack:
                     "--workers",
                     str(self.servers),
                     "--no-access-log",
+                    "--ws",
+                    self.ws,
                     "--timeout-keep-alive",
                     "75",
                     "--log-level",
@@ -1158,7 +1163,7 @@ async def main(args: argparse.Namespace) -> dict:
     games = [(game, seats) for game, seats in GAMES if game in args.games]
     # The peer runs right after the phase nearest its client count (two a match).
     peer_after = min(sizes, key=lambda n: (abs(n - 2 * args.peer_matches), -n))
-    stack = Stack(args.server, args.servers, max(sizes), args.keep_logs)
+    stack = Stack(args.server, args.servers, max(sizes), args.keep_logs, args.ws)
     result: dict = {
         "phases": [],
         "load_before": os.getloadavg(),
@@ -1492,6 +1497,9 @@ def parse_args() -> argparse.Namespace:
     )
     parser.add_argument("--server", choices=("uvicorn", "daphne"), default="uvicorn")
     parser.add_argument("--servers", type=int, default=2, help="server processes")
+    parser.add_argument(
+        "--ws", default="auto", help="uvicorn's websocket implementation (auto, websockets, ...)"
+    )
     parser.add_argument(
         "--live",
         action=argparse.BooleanOptionalAction,
