@@ -178,12 +178,18 @@ def test_every_seat_and_a_spectator_get_a_board_with_buttons_only_for_legal_move
                 assert private.count('aria-label="Your grid"') == 1
 
 
+def _sliding(table: Table, seed: int, row: int, col: int):
+    """The table's game of 3 at its first slide, after every seat picked (row, col)."""
+    state = SLIDE.setup(3, seed)
+    for seat in range(3):
+        state = SLIDE.apply(state, seat, {"type": "pick", "row": row, "col": col})
+    _store(table, state)
+    return state
+
+
 def test_the_slide_arrows_show_which_cards_move_for_each_entry():
     table = _table(3)
-    state = SLIDE.setup(3, 11)
-    for seat in range(3):
-        state = SLIDE.apply(state, seat, {"type": "pick", "row": 1, "col": 2})
-    _store(table, state)
+    state = _sliding(table, 11, 1, 2)
     mover = state.turn
     page = _board(_page(client_for(user_at(table, mover)), table))
     public, private = _public(page), _private(page)
@@ -383,10 +389,7 @@ def test_a_seats_private_part_has_its_own_pick_and_its_moves_and_no_other_grid()
 
 def test_the_movers_private_part_has_the_centre_to_choose_from_and_every_slide():
     table = _table(3)
-    state = SLIDE.setup(3, 42)
-    for seat in range(3):
-        state = SLIDE.apply(state, seat, {"type": "pick", "row": 1, "col": 1})
-    _store(table, state)
+    state = _sliding(table, 42, 1, 1)
     mover = state.turn
     html, my_turn = _private_part(table, mover)
     assert my_turn
