@@ -26,7 +26,7 @@ import re
 import threading
 import time
 from collections import OrderedDict
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from django.conf import settings
@@ -111,7 +111,6 @@ class SentParts:
 
     version: int = -1
     private_digest: str | None = None
-    extra: dict[str, Any] = field(default_factory=dict)
 
 
 def state_of(table: Table, state: Any = None) -> Any:

@@ -13,7 +13,8 @@ register = template.Library()
 
 @register.simple_tag
 def new_page_id() -> str:
-    """A random id for one open table page: its moves' broadcasts name it (see games/live.py)."""
+    """A random id for one open table page: the changes it makes name it (games/events.py), so
+    that its own socket is not sent the board its move's answer already brought."""
     return secrets.token_urlsafe(12)
 
 
