@@ -10,7 +10,6 @@ from django.views.decorators.http import require_POST
 from accounts.display import COOKIE_NAME as DISPLAY_COOKIE
 from accounts.display import DisplaySettings
 from accounts.forms import DisplayForm, ProfileForm
-from games.vacations import vacation_context
 
 
 @login_required
@@ -21,7 +20,7 @@ def profile_edit(request: HttpRequest) -> HttpResponse:
         messages.success(request, _("Your profile is saved."))
         return redirect("profile_edit")
     status = 400 if request.method == "POST" else 200
-    context = {"form": form, **vacation_context(request.user)}
+    context = {"form": form}
     return render(request, "accounts/profile_edit.html", context, status=status)
 
 

@@ -53,9 +53,10 @@ from django.test.utils import CaptureQueriesContext  # noqa: E402
 
 from accounts.models import User  # noqa: E402
 from bench.sections import DOCS, write_section  # noqa: E402
-from games import boards, moves, services  # noqa: E402
+from games import boards, submissions  # noqa: E402
 from games.models import Table  # noqa: E402
 from games.rules import get_rules  # noqa: E402
+from games.services.tables import table_create, table_join  # noqa: E402
 
 GAMES = {"district-noir": 2, "gnav": 4, "slide": 3, "point-city": 2}
 GAMES_PER_KIND = 3
@@ -72,17 +73,15 @@ def users_for(seats: int) -> list[User]:
 
 
 def new_table(game: str, users: list[User]) -> Table:
-    table = services.table_create(
-        user=users[0], game=game, num_seats=len(users), seconds_per_move=86400
-    )
+    table = table_create(user=users[0], game=game, num_seats=len(users), seconds_per_move=86400)
     for user in users[1:]:
-        services.table_join(table_id=table.pk, user=user)
+        table_join(table_id=table.pk, user=user)
     table.refresh_from_db()
     return table
 
 
 def socket_game(game: str, seats: int, rng: random.Random) -> tuple[list[float], list[float]]:
-    """One whole game as live pages play it: every move sent over a socket (``moves.
+    """One whole game as live pages play it: every move sent over a socket (``submissions.
     move_submit`` and the mover's changed parts, as the consumer does), then a push to every
     other open page (each seat's and a spectator's, ``boards.changed_since``). CPU ms per
     move for the mover's part and for all the pushes together."""
@@ -101,7 +100,9 @@ def socket_game(game: str, seats: int, rng: random.Random) -> tuple[list[float],
         action = rng.choice(rules.legal_actions(state, seat))
         data = {"action": json.dumps(action), "version": str(table.version)}
         started = time.process_time()
-        outcome = moves.move_submit(table_id=table.pk, user=users[seat], data=data, origin="x")
+        outcome = submissions.move_submit(
+            table_id=table.pk, user=users[seat], data=data, origin="x"
+        )
         board = boards.board_for(outcome.table, audiences[seat], outcome.seats, state=outcome.state)
         boards.changed_parts(board, pages[seat])
         middle = time.process_time()

@@ -64,7 +64,7 @@ ALLOWED_HOSTS = env_list(
     "DJANGO_ALLOWED_HOSTS", "localhost,127.0.0.1,[::1]" if DEBUG or TESTING else ""
 )
 CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS")
-CSRF_FAILURE_VIEW = "games.views.csrf_failure"
+CSRF_FAILURE_VIEW = "games.views.errors.csrf_failure"
 
 
 def site_url(environ: Mapping[str, str]) -> str:

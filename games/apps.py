@@ -7,11 +7,12 @@ class GamesConfig(AppConfig):
     verbose_name = _("Games")
 
     def ready(self) -> None:
-        from games import embedded, live, tasks
-        from games.events import table_events
+        from games.jobs import embedded, tasks
+        from games.live import broadcast
+        from games.services.events import table_events
 
         # The upper layers hear of every committed change (see games/events.py).
-        table_events.connect(live.on_table_events, dispatch_uid="live-push")
+        table_events.connect(broadcast.on_table_events, dispatch_uid="live-push")
         table_events.connect(tasks.on_table_events, dispatch_uid="bot-turns")
 
         if embedded.should_start():

@@ -249,7 +249,7 @@ def public_part(table: Table, seats: list[Seat] | None = None, *, state: Any = N
         **log_context(view),
     }
     with timezone.override(dt.UTC):  # the same for every viewer; the browser localises
-        html = squeezed(get_template("games/partials/public.html").render(context))
+        html = squeezed(get_template("tables/partials/public.html").render(context))
     digest = log_digest(view["log"] if view else [])
     _cache_set(key, (str(html), names, digest))
     return PublicPart(mark_safe(html), names, digest)
@@ -298,7 +298,7 @@ def private_part(
     }
     # A spectator of a running or finished game has nothing of its own: no render at all.
     needed = view is not None or table.is_open
-    inner = squeezed(get_template("games/partials/private.html").render(context)) if needed else ""
+    inner = squeezed(get_template("tables/partials/private.html").render(context)) if needed else ""
     # The digest says what the page shows, whichever response's CSRF token its forms carry.
     digest = hashlib.blake2b(inner.encode(), digest_size=8).hexdigest()
     inner = inner.replace(CSRF_MARK, csrf_input)

@@ -27,8 +27,8 @@ DATABASE_ERRORS = (OperationalError, InterfaceError)
 def unavailable(request: HttpRequest) -> HttpResponse:
     """The 503 page (or, for HTMX, the messages fragment); it reads nothing from the database."""
     message = _("The site lost its database for a moment: nothing was changed. Please try again.")
-    template = "games/partials/unavailable.html" if getattr(request, "htmx", False) else None
-    body = render_to_string(template or "games/unavailable.html", {"message": message})
+    template = "tables/partials/unavailable.html" if getattr(request, "htmx", False) else None
+    body = render_to_string(template or "unavailable.html", {"message": message})
     response = HttpResponse(body, status=503)
     response["Retry-After"] = str(RETRY_AFTER_SECONDS)
     return response

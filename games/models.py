@@ -50,7 +50,6 @@ class Table(models.Model):
     # How many moves the log holds: the next move's number, read from the locked row (a count,
     # or a max() in the same statement as the lock, would see the log as it was before the wait).
     moves_played = models.PositiveIntegerField(default=0)
-    deadline = models.DateTimeField(null=True, blank=True)
     outcome = models.JSONField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
@@ -59,7 +58,6 @@ class Table(models.Model):
     class Meta:
         indexes = [
             models.Index(fields=["status", "-created_at"], name="table_status_created"),
-            models.Index(fields=["deadline"], name="table_deadline"),
         ]
 
     def __str__(self) -> str:

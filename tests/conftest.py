@@ -7,9 +7,10 @@ import pytest
 from django.test import Client
 
 from accounts.models import User
-from games import services
 from games.models import Table
 from games.rules import get_rules
+from games.services.moves import move_play
+from games.services.tables import table_create, table_join
 from tests.factories import UserFactory
 
 
@@ -21,9 +22,10 @@ def pytest_collection_modifyitems(config, items) -> None:
 @pytest.fixture(autouse=True)
 def _broadcasts_not_paused(monkeypatch) -> None:
     """A test that breaks the channel layer or the cache must not silence the next test's."""
-    from games import boards, live
+    from games import boards
+    from games.live import broadcast
 
-    monkeypatch.setattr(live, "_paused_until", 0.0)
+    monkeypatch.setattr(broadcast, "_paused_until", 0.0)
     monkeypatch.setattr(boards, "_paused_until", 0.0)
 
 
@@ -74,10 +76,8 @@ def client_for(user: User | None) -> Client:
 @pytest.fixture
 def running_table(alice: User, bob: User) -> Table:
     """A District Noir table where alice (seat 0) and bob (seat 1) have just started."""
-    table = services.table_create(
-        user=alice, game="district-noir", num_seats=2, seconds_per_move=86400
-    )
-    services.table_join(table_id=table.pk, user=bob)
+    table = table_create(user=alice, game="district-noir", num_seats=2, seconds_per_move=86400)
+    table_join(table_id=table.pk, user=bob)
     table.refresh_from_db()
     return table
 
@@ -105,7 +105,7 @@ def play_random_moves(
         action = rng.choice(rules.legal_actions(state, seat))
         if keep_running and rules.outcome(rules.apply(state, seat, action)) is not None:
             break
-        services.move_play(
+        move_play(
             table_id=table.pk, user=user_at(table, seat), action=action, version=table.version
         )
     table.refresh_from_db()

@@ -32,15 +32,17 @@ from django.utils import timezone, translation
 
 from accounts import urls as accounts_urls
 from accounts.models import User
-from games import services, sweeps
 from games import urls as games_urls
 from games.catalog import playable_games
+from games.jobs import sweeps
+from games.live.routing import websocket_urlpatterns
 from games.middleware import unavailable
 from games.models import Table
-from games.notifications import unsubscribe_token
-from games.routing import websocket_urlpatterns
 from games.rules import Rules, get_rules
-from games.rules.point_city_cards import load_card_file
+from games.rules.point_city.cards import load_card_file
+from games.services.moves import move_play
+from games.services.reminders import user_unsubscribe_token
+from games.services.tables import table_create, table_join
 from tests.conftest import client_for
 from tests.factories import UserFactory
 from tests.games.rated_games import play_to_the_end
@@ -216,7 +218,7 @@ def test_the_rules_messages_are_in_the_catalogue() -> None:
 
 @pytest.mark.parametrize("language", TRANSLATED)
 def test_every_point_city_building_name_is_translated(language: str) -> None:
-    """The card file's names are data: games/rules/point_city_names.py marks them."""
+    """The card file's names are data: games/rules/point_city/names.py marks them."""
     translated = {m.msgid for m in catalogue(language)[1:] if m.msgstr and m.msgstr[0]}
     names = {card.name for card in load_card_file()}
     assert names and not names - translated, sorted(names - translated)
@@ -248,11 +250,9 @@ def seats_for(rules: Rules) -> int:
 
 
 def start(rules: Rules, players: list[User], seats: int) -> Table:
-    table = services.table_create(
-        user=players[0], game=rules.slug, num_seats=seats, seconds_per_move=86400
-    )
+    table = table_create(user=players[0], game=rules.slug, num_seats=seats, seconds_per_move=86400)
     for user in players[1:seats]:
-        services.table_join(table_id=table.pk, user=user)
+        table_join(table_id=table.pk, user=user)
     table.refresh_from_db()
     return table
 
@@ -298,7 +298,7 @@ def page_urls(site: dict, signed_in: bool) -> list[tuple[str, str, int]]:
             ("play_settings", reverse("play_settings"), 200),
             ("account_email", reverse("account_email"), 200),
             ("account_change_password", reverse("account_change_password"), 200),
-            ("unsubscribe", reverse("unsubscribe", args=[unsubscribe_token(player)]), 200),
+            ("unsubscribe", reverse("unsubscribe", args=[user_unsubscribe_token(player)]), 200),
         ]
     else:
         urls += [
@@ -448,7 +448,7 @@ def test_a_live_board_update_comes_in_the_viewers_language(running_table) -> Non
             connected, _ = await socket.connect()
             assert connected
             sockets.append(socket)
-        await database_sync_to_async(services.move_play)(
+        await database_sync_to_async(move_play)(
             table_id=running_table.pk, user=mover, action=action, version=running_table.version
         )
         frames = [await socket.receive_from(timeout=5) for socket in sockets]

@@ -14,6 +14,6 @@ carries) and a seeded random generator; it never receives a full state. Like
 - ``district_noir``, ``slide``, ``gnav``, ``point_city``: each game's heuristic.
 """
 
-from games.bots.base import BOT_LEVELS, Bot, RandomBot, get_bot
+from games.bots.base import BOT_LEVELS, DEFAULT_BOT_LEVEL, Bot, RandomBot, get_bot
 
-__all__ = ["BOT_LEVELS", "Bot", "RandomBot", "get_bot"]
+__all__ = ["BOT_LEVELS", "DEFAULT_BOT_LEVEL", "Bot", "RandomBot", "get_bot"]

@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from games.rules.base import Action
+from games.rules.base import Action, gettext_noop
 
 
 class Bot(Protocol):
@@ -44,8 +44,9 @@ class RandomBot:
     ) -> Action:
         return rng.choice(legal_actions)
 
-
-BOT_LEVELS = ("easy", "medium", "hard")
+BOT_LEVELS = (gettext_noop("easy"), gettext_noop("medium"), gettext_noop("hard"))
+"""The bot levels, weakest first: the one place they are written (forms and pages read them)."""
+DEFAULT_BOT_LEVEL = "medium"
 
 EASY_BLUNDER = 0.3
 """How often the easy bot plays a random legal move instead of its greedy choice."""

@@ -23,8 +23,16 @@ from typing import Any
 
 from games.bots.gnav import GnavBot, match_value
 from games.rules.base import Action
-from games.rules.gnav_state import CAT, CUCKOO, FOOL, HIGHEST_ORDINARY, NUM_SEATS, PACK, PASS_ON
-from games.rules.gnav_view import SHOWN_WHEN_ASKED
+from games.rules.gnav.state import (
+    CAT,
+    CUCKOO,
+    FOOL,
+    HIGHEST_ORDINARY,
+    NUM_SEATS,
+    PACK,
+    PASS_ON,
+)
+from games.rules.gnav.view import SHOWN_WHEN_ASKED
 
 STRENGTHS = range(1, max(PACK) + 1)
 #: How many cards of each strength the pack holds (index: strength).

@@ -33,7 +33,7 @@ KEEP = tuple((1.0 - MATCH) ** hidden for hidden in range(5))
 
 
 def _path(hole: int, edge: str) -> list[int]:
-    """The cells from the hole to the entry cell, as in ``games.rules.slide_grid``."""
+    """The cells from the hole to the entry cell, as in ``games.rules.slide.grid``."""
     row, col = divmod(hole, SIZE)
     if edge == "left":
         return [row * SIZE + k for k in range(col, -1, -1)]

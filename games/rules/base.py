@@ -31,6 +31,12 @@ def gettext_noop(message: str) -> str:
     return message
 
 
+GAME_OVER = gettext_noop("The game is over.")
+NOT_YOUR_TURN = gettext_noop("It is not your turn.")
+NOT_ALLOWED = gettext_noop("That move is not allowed now.")
+"""The refusals every game shares, written once: games import them rather than restate them."""
+
+
 class IllegalAction(Exception):
     """Raised by ``apply`` for anything not legal, with a sentence a player can read."""
 
@@ -156,11 +162,11 @@ class Rules(ABC):
     def check_turn(self, state: State, seat: int) -> None:
         """The first two checks every ``apply`` makes: game over, then not your turn."""
         if self.is_over(state):
-            raise IllegalAction(gettext_noop("The game is over."))
+            raise IllegalAction(GAME_OVER)
         if seat not in self.active_seats(state):
-            raise IllegalAction(gettext_noop("It is not your turn."))
+            raise IllegalAction(NOT_YOUR_TURN)
 
     def check_offered(self, state: State, seat: int, action: Action) -> None:
         """Reject anything that is not exactly one of the legal actions."""
         if not isinstance(action, dict) or action not in self.legal_actions(state, seat):
-            raise IllegalAction(gettext_noop("That move is not allowed now."))
+            raise IllegalAction(NOT_ALLOWED)

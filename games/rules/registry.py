@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from games.rules.base import Rules
-from games.rules.district_noir import DistrictNoir
-from games.rules.gnav import Gnav
-from games.rules.point_city import PointCity
-from games.rules.slide import Slide
+from games.rules.district_noir.game import DistrictNoir
+from games.rules.gnav.game import Gnav
+from games.rules.point_city.game import PointCity
+from games.rules.slide.game import Slide
 
 _GAMES: list[Rules] = [
     DistrictNoir(),

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django import template
 
-from games.fairness import seed_commitment
+from games.selectors.fairness import seed_commitment
 
 register = template.Library()
 

@@ -8,7 +8,16 @@ from typing import Any
 
 from django import template
 
+from games.bots import DEFAULT_BOT_LEVEL
+from games.forms.tables import BOT_LEVEL_CHOICES
+
 register = template.Library()
+
+
+@register.simple_tag
+def bot_level_choices() -> dict[str, Any]:
+    """The bot levels a page offers: ``choices`` (value, translated name) and ``default``."""
+    return {"choices": BOT_LEVEL_CHOICES, "default": DEFAULT_BOT_LEVEL}
 
 
 @register.simple_tag

@@ -18,7 +18,8 @@ from django.urls import reverse
 from django.utils import timezone
 
 from config.settings import site_url
-from games import services, sweeps
+from games.jobs import sweeps
+from games.services.tables import table_create, table_join
 from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
@@ -78,10 +79,8 @@ def test_the_site_follows_the_settings_on_every_migrate():
 
 def test_reminder_links_use_site_url_and_name_the_site(alice, bob):
     with override_settings(SITE_NAME="Kartové stoly", SITE_URL="http://localhost:8111"):
-        table = services.table_create(
-            user=alice, game="district-noir", num_seats=2, seconds_per_move=86400
-        )
-        services.table_join(table_id=table.pk, user=bob)
+        table = table_create(user=alice, game="district-noir", num_seats=2, seconds_per_move=86400)
+        table_join(table_id=table.pk, user=bob)
         sweeps.sweep_reminders(timezone.now() + dt.timedelta(hours=2))
     assert len(mail.outbox) == 1
     message = mail.outbox[0]

@@ -24,7 +24,7 @@ from games.bots.gnav_exact import (
     worlds,
 )
 from games.rules import get_rules
-from games.rules.gnav_state import PASS_ON, GnavState
+from games.rules.gnav.state import PASS_ON, GnavState
 
 GNAV = get_rules("gnav")
 KEEP, ASK = {"type": "keep"}, {"type": "ask"}

@@ -10,8 +10,8 @@ import pytest
 from django.utils import timezone
 from playwright.sync_api import expect
 
-from games import services
 from games.models import Seat
+from games.services.tables import table_create, table_join
 from tests.conftest import forget_boards
 from tests.e2e.pages import sign_in
 from tests.factories import UserFactory
@@ -23,10 +23,8 @@ pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 def nearly_out_of_time():
     """A District Noir table whose waiting seat has five seconds left."""
     alice, bob = UserFactory(username="alice"), UserFactory(username="bob")
-    table = services.table_create(
-        user=alice, game="district-noir", num_seats=2, seconds_per_move=86400
-    )
-    services.table_join(table_id=table.pk, user=bob)
+    table = table_create(user=alice, game="district-noir", num_seats=2, seconds_per_move=86400)
+    table_join(table_id=table.pk, user=bob)
     seat = Seat.objects.get(table=table, is_waiting=True)
     Seat.objects.filter(pk=seat.pk).update(deadline=timezone.now() + dt.timedelta(seconds=5))
     forget_boards()  # the board drawn before the deadline moved

@@ -13,8 +13,8 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from accounts.models import User
-from games import services
 from games.models import Table
+from games.services.tables import table_create, table_join
 from tests.e2e.pages import PASSWORD, every_page_catches_up
 from tests.factories import UserFactory
 
@@ -106,10 +106,8 @@ def test_two_players_finish_a_district_noir_game_with_the_keyboard_alone(
     live_server, browser, fast_polling
 ):
     anna_user, ben_user = UserFactory(username="anna"), UserFactory(username="ben")
-    table = services.table_create(
-        user=anna_user, game="district-noir", num_seats=2, seconds_per_move=86400
-    )
-    services.table_join(table_id=table.pk, user=ben_user)
+    table = table_create(user=anna_user, game="district-noir", num_seats=2, seconds_per_move=86400)
+    table_join(table_id=table.pk, user=ben_user)
     base, url = live_server.url, f"{live_server.url}/t/{table.pk}/"
 
     anna = browser.new_context(viewport={"width": 1100, "height": 900}).new_page()
@@ -166,10 +164,8 @@ def test_a_move_pressed_the_moment_a_new_board_arrives_goes_through_htmx(live_se
     when it settles: the settle must be immediate, or the press submits the bare form
     and the whole page reloads (the focus with it)."""
     anna_user, ben_user = UserFactory(username="anna"), UserFactory(username="ben")
-    table = services.table_create(
-        user=anna_user, game="district-noir", num_seats=2, seconds_per_move=86400
-    )
-    services.table_join(table_id=table.pk, user=ben_user)
+    table = table_create(user=anna_user, game="district-noir", num_seats=2, seconds_per_move=86400)
+    table_join(table_id=table.pk, user=ben_user)
     table.refresh_from_db()  # the version the page will show, not the one at the table's opening
     mover = table.seats.get(is_waiting=True).user.username
     page = browser.new_context().new_page()

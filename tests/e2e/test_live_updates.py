@@ -14,9 +14,10 @@ from django.conf import settings
 from django.db import connections
 from playwright.sync_api import expect
 
-from games import services
 from games.models import Table
 from games.rules import get_rules
+from games.services.moves import move_play
+from games.services.tables import table_create, table_join
 from tests.e2e.pages import sign_in
 from tests.factories import UserFactory
 
@@ -33,10 +34,8 @@ def _log_in(browser, base: str, username: str):
 
 
 def _dn_table(alice, bob) -> Table:
-    table = services.table_create(
-        user=alice, game="district-noir", num_seats=2, seconds_per_move=86400
-    )
-    services.table_join(table_id=table.pk, user=bob)
+    table = table_create(user=alice, game="district-noir", num_seats=2, seconds_per_move=86400)
+    table_join(table_id=table.pk, user=bob)
     table.refresh_from_db()
     return table
 
@@ -57,7 +56,7 @@ def _play_one(table: Table) -> int:
     state = DN.from_json(table.state)
     seat = DN.active_seats(state)[0]
     _elsewhere(
-        services.move_play,
+        move_play,
         table_id=table.pk,
         user=table.seats.get(position=seat).user,
         action=random.Random(table.version).choice(DN.legal_actions(state, seat)),
@@ -147,15 +146,13 @@ def test_the_fair_shuffle_panel_follows_the_table_from_waiting_to_the_end(asgi_s
     """Opened while the table waits for players: the fingerprint appears when it starts, the
     seed and the replay link when it ends, without a reload."""
     alice, bob = UserFactory(username="alice"), UserFactory(username="bob")
-    table = services.table_create(
-        user=alice, game="district-noir", num_seats=2, seconds_per_move=86400
-    )
+    table = table_create(user=alice, game="district-noir", num_seats=2, seconds_per_move=86400)
     page = _log_in(browser, asgi_server, "alice")
     page.goto(f"{asgi_server}/t/{table.pk}/")
     page.wait_for_function("window.tableLive === true")
     expect(page.locator("#fairness")).to_have_count(0)
 
-    _elsewhere(services.table_join, table_id=table.pk, user=bob)
+    _elsewhere(table_join, table_id=table.pk, user=bob)
     table.refresh_from_db()
     expect(page.locator("#fairness .seed-hash")).to_be_visible()
     expect(page.locator("#fairness .seed")).to_have_count(0)

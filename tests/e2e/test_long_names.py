@@ -7,9 +7,10 @@ import pytest
 from django.urls import reverse
 from playwright.sync_api import Page
 
-from games import live, services
+from games.live import broadcast
 from games.models import Rating
-from games.ratings import PROVISIONAL_GAMES
+from games.services.ratings import PROVISIONAL_GAMES
+from games.services.tables import table_create
 from tests.e2e.pages import sign_in
 from tests.factories import UserFactory
 from tests.games.rated_games import finished_game, start_game
@@ -31,14 +32,14 @@ def assert_fits(page: Page, width: int, where: str) -> None:
 
 @pytest.mark.parametrize("width", [390, 1280])
 def test_a_forty_character_name_stays_inside_its_panels(live_server, browser, monkeypatch, width):
-    monkeypatch.setattr(live, "broadcast_table_changed", lambda *args, **kwargs: None)
+    monkeypatch.setattr(broadcast, "broadcast_table_changed", lambda *args, **kwargs: None)
     assert len(LONG_NAME) == 40
     long, other = UserFactory(display_name=LONG_NAME), UserFactory()
     finished = finished_game(long, other, seed=1)
     # On the leaderboard proper as well as on the provisional list.
     Rating.objects.filter(user=long).update(games_played=PROVISIONAL_GAMES)
     start_game(long, other)  # a row of "Your tables"
-    services.table_create(user=long, game="district-noir", num_seats=2, seconds_per_move=86400)
+    table_create(user=long, game="district-noir", num_seats=2, seconds_per_move=86400)
     total = finished.moves.count()
     replay = reverse("table_replay", args=[finished.pk])
 

@@ -7,8 +7,9 @@ import random
 import pytest
 from django.urls import reverse
 
-from games import live, services
 from games.catalog import playable_games
+from games.live import broadcast
+from games.services.tables import table_create, table_join
 from tests.e2e.pages import sign_in
 from tests.factories import UserFactory
 from tests.games.rated_games import play_to_the_end
@@ -26,15 +27,15 @@ SPILLING = """() => [...document.querySelectorAll('.log li')]
 def test_a_finished_game_and_its_log_fit_a_phone(live_server, browser, rules, monkeypatch):
     # Nobody watches yet; and this thread runs the browser's event loop, where a broadcast
     # could not run (it would pause broadcasts for the next tests).
-    monkeypatch.setattr(live, "broadcast_table_changed", lambda *args, **kwargs: None)
+    monkeypatch.setattr(broadcast, "broadcast_table_changed", lambda *args, **kwargs: None)
     players = [UserFactory() for _ in range(max(2, rules.min_players))]
     if rules.slug == "gnav":
         players = [UserFactory() for _ in range(4)]
-    table = services.table_create(
+    table = table_create(
         user=players[0], game=rules.slug, num_seats=len(players), seconds_per_move=86400
     )
     for player in players[1:]:
-        services.table_join(table_id=table.pk, user=player)
+        table_join(table_id=table.pk, user=player)
     play_to_the_end(table, random.Random(5))
     page = browser.new_context(viewport=PHONE).new_page()
     sign_in(page, live_server.url, players[0].username)

@@ -12,8 +12,8 @@ from django.db import connections
 from playwright.sync_api import Locator, Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-from games import services
 from games.models import Table
+from games.services.tables import table_create, table_join
 from tests.e2e.pages import every_page_catches_up, sign_in, wait_for_a_move_or_the_end
 from tests.factories import UserFactory
 
@@ -133,9 +133,9 @@ def test_two_players_finish_a_game_by_clicking(live_server, open_page, fast_poll
     base = live_server.url
     anna, ben = UserFactory(username="anna"), UserFactory(username="ben")
     table = off_the_event_loop(
-        services.table_create, user=anna, game="point-city", num_seats=2, seconds_per_move=86400
+        table_create, user=anna, game="point-city", num_seats=2, seconds_per_move=86400
     )
-    off_the_event_loop(services.table_join, table_id=table.pk, user=ben)
+    off_the_event_loop(table_join, table_id=table.pk, user=ben)
     pages = []
     for user, size in [(anna, (1100, 900)), (ben, (390, 844))]:
         page = open_page(*size)
@@ -166,7 +166,7 @@ def test_a_solo_game_against_the_automa_is_finished_by_clicking(
     base = live_server.url
     cleo = UserFactory(username="cleo")
     table = off_the_event_loop(
-        services.table_create,
+        table_create,
         user=cleo,
         game="point-city",
         num_seats=1,

@@ -9,9 +9,10 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
-from games import services
 from games.models import Table
 from games.rules import get_rules
+from games.services.moves import move_play
+from games.services.tables import table_create, table_join
 from tests.e2e.pages import sign_in
 from tests.factories import UserFactory
 
@@ -37,10 +38,8 @@ def debug(request, settings) -> bool:
 
 def _table_and_mover(live_server, browser) -> tuple[Table, Page, str]:
     alice, bob = UserFactory(username="alice"), UserFactory(username="bob")
-    table = services.table_create(
-        user=alice, game="district-noir", num_seats=2, seconds_per_move=86400
-    )
-    services.table_join(table_id=table.pk, user=bob)
+    table = table_create(user=alice, game="district-noir", num_seats=2, seconds_per_move=86400)
+    table_join(table_id=table.pk, user=bob)
     table.refresh_from_db()
     mover = table.seats.get(is_waiting=True).user.username
     page = browser.new_context().new_page()
@@ -140,7 +139,7 @@ def test_a_late_answer_never_puts_an_older_board_over_a_newer_one(live_server, b
     seat = DN.active_seats(state)[0]
     other = table.seats.get(position=seat).user
     assert other.username != mover
-    services.move_play(  # the other player's move
+    move_play(  # the other player's move
         table_id=table.pk,
         user=other,
         action=DN.legal_actions(state, seat)[0],

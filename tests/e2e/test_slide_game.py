@@ -9,9 +9,9 @@ import pytest
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page, expect
 
-from games import services
 from games.models import Table
 from games.rules import get_rules
+from games.services.moves import state_replay
 from tests.e2e.pages import every_page_catches_up, sign_in
 from tests.factories import UserFactory
 
@@ -108,7 +108,7 @@ def test_three_players_open_join_and_finish_a_game_by_clicking(live_server, brow
     table.refresh_from_db()
     assert table.status == Table.Status.FINISHED
     assert table.moves.count() == 16 * 2 * 3
-    assert SLIDE.to_json(services.replay_state(table)) == table.state
+    assert SLIDE.to_json(state_replay(table)) == table.state
     breakdown = table.outcome["details"]["breakdown"]
     for page in pages:
         result = page.locator(".result")

@@ -9,8 +9,9 @@ import pytest
 from django.urls import reverse
 from playwright.sync_api import Page, expect
 
-from games import live, services
 from games.catalog import playable_games
+from games.live import broadcast
+from games.services.tables import table_create, table_join
 from tests.e2e.pages import sign_in
 from tests.factories import UserFactory
 from tests.games.rated_games import play_to_the_end
@@ -40,11 +41,9 @@ CUE = "e => getComputedStyle(e).backgroundImage"
 
 def finished_table(slug: str, players: int, seed: int):
     users = [UserFactory() for _ in range(players)]
-    table = services.table_create(
-        user=users[0], game=slug, num_seats=players, seconds_per_move=86400
-    )
+    table = table_create(user=users[0], game=slug, num_seats=players, seconds_per_move=86400)
     for user in users[1:]:
-        services.table_join(table_id=table.pk, user=user)
+        table_join(table_id=table.pk, user=user)
     return play_to_the_end(table, random.Random(seed)), users
 
 
@@ -59,7 +58,7 @@ def assert_fits(page: Page, where: str) -> None:
 def test_every_result_table_fits_a_phone_or_scrolls_inside_its_panel(
     live_server, browser, rules, monkeypatch
 ):
-    monkeypatch.setattr(live, "broadcast_table_changed", lambda *args, **kwargs: None)
+    monkeypatch.setattr(broadcast, "broadcast_table_changed", lambda *args, **kwargs: None)
     table, users = finished_table(rules.slug, rules.max_players, seed=1)
     page = browser.new_context(viewport=PHONE).new_page()
     sign_in(page, live_server.url, users[0].username)
@@ -76,7 +75,7 @@ def test_every_result_table_fits_a_phone_or_scrolls_inside_its_panel(
 def test_district_noir_s_score_table_scrolls_by_keyboard_with_a_visible_cue(
     live_server, browser, monkeypatch
 ):
-    monkeypatch.setattr(live, "broadcast_table_changed", lambda *args, **kwargs: None)
+    monkeypatch.setattr(broadcast, "broadcast_table_changed", lambda *args, **kwargs: None)
     # Only a game scored at the end shows the breakdown (one with all three City cards does not).
     for seed in range(20):
         table, users = finished_table("district-noir", 2, seed=seed)

@@ -7,9 +7,11 @@ import random
 from django.db import transaction
 
 from accounts.models import User
-from games import services
 from games.models import Move, Table
 from games.rules import get_rules
+from games.services.locking import table_locked
+from games.services.moves import move_apply, move_play
+from games.services.tables import table_create, table_join
 
 MAX_MOVES = 1000
 
@@ -29,21 +31,19 @@ def play_to_the_end(table: Table, rng: random.Random | None = None) -> Table:
         seat = table.seats.select_related("user").get(position=position)
         if seat.is_bot:
             with transaction.atomic():
-                locked = services.locked_table(table.pk)
-                services.apply_move(locked, seat, action, Move.By.BOT)
+                locked = table_locked(table.pk)
+                move_apply(locked, seat, action, Move.By.BOT)
         else:
-            services.move_play(
-                table_id=table.pk, user=seat.user, action=action, version=table.version
-            )
+            move_play(table_id=table.pk, user=seat.user, action=action, version=table.version)
     raise AssertionError("the game did not end")
 
 
 def start_game(*users: User, game: str = "district-noir", rated: bool = True) -> Table:
-    table = services.table_create(
+    table = table_create(
         user=users[0], game=game, num_seats=len(users), seconds_per_move=86400, rated=rated
     )
     for user in users[1:]:
-        services.table_join(table_id=table.pk, user=user)
+        table_join(table_id=table.pk, user=user)
     table.refresh_from_db()
     return table
 

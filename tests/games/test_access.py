@@ -15,10 +15,10 @@ from django.test import Client, override_settings
 from django.urls import reverse
 
 from accounts.models import User
-from games import services
 from games.models import Move, Seat, Table
-from games.notifications import unsubscribe_token
 from games.rules import get_rules
+from games.services.reminders import user_unsubscribe_token
+from games.services.tables import table_create, table_join
 from tests.conftest import client_for, forget_boards
 from tests.games.rated_games import play_to_the_end
 
@@ -31,10 +31,8 @@ ROLES = ["visitor", "stranger", "elsewhere", "mover", "waiting"]
 
 
 def _running(host: User, guest: User) -> Table:
-    table = services.table_create(
-        user=host, game="district-noir", num_seats=2, seconds_per_move=86400
-    )
-    services.table_join(table_id=table.pk, user=guest)
+    table = table_create(user=host, game="district-noir", num_seats=2, seconds_per_move=86400)
+    table_join(table_id=table.pk, user=guest)
     table.refresh_from_db()
     return table
 
@@ -172,7 +170,7 @@ def test_each_action_at_a_running_table_for_each_role(cast, role, name):
 
 @pytest.mark.parametrize("role", ["stranger", "elsewhere"])
 def test_only_the_creator_manages_an_open_table(cast, role):
-    open_table = services.table_create(
+    open_table = table_create(
         user=cast.alice, game="district-noir", num_seats=2, seconds_per_move=86400
     )
     client = client_for(cast.user(role))
@@ -252,7 +250,7 @@ def test_a_move_with_the_pages_csrf_token_goes_through(cast):
 def test_the_one_click_unsubscribe_needs_no_csrf_token_but_the_signed_link(cast):
     client = Client(enforce_csrf_checks=True)
     assert client.post(reverse("unsubscribe", args=["forged"])).status_code == 400
-    response = client.post(reverse("unsubscribe", args=[unsubscribe_token(cast.dave)]))
+    response = client.post(reverse("unsubscribe", args=[user_unsubscribe_token(cast.dave)]))
     assert response.status_code == 200
     assert not User.objects.get(pk=cast.dave.pk).wants_reminders
 

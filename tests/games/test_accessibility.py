@@ -13,8 +13,8 @@ from html.parser import HTMLParser
 import pytest
 from django.urls import reverse
 
-from games import services
 from games.models import Table
+from games.services.tables import table_create, table_join
 from tests.conftest import client_for, play_random_moves, user_at
 from tests.factories import UserFactory
 
@@ -101,11 +101,9 @@ def accessible_name(node: Node) -> str:
 
 def pages_of_a_game_under_way(game: str) -> list[str]:
     players = [UserFactory() for _ in range(SEATS[game])]
-    table = services.table_create(
-        user=players[0], game=game, num_seats=SEATS[game], seconds_per_move=86400
-    )
+    table = table_create(user=players[0], game=game, num_seats=SEATS[game], seconds_per_move=86400)
     for user in players[1:]:
-        services.table_join(table_id=table.pk, user=user)
+        table_join(table_id=table.pk, user=user)
     table = play_random_moves(Table.objects.get(pk=table.pk), 6, random.Random(3))
     url = reverse("table_detail", args=[table.pk])
     viewers = [user_at(table, seat) for seat in range(SEATS[game])] + [None]

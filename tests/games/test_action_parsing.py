@@ -11,7 +11,7 @@ import json
 import pytest
 from django.urls import reverse
 
-from games.forms import MAX_ACTION_BYTES, MAX_ACTION_DEPTH, ActionForm, parse_action
+from games.forms.tables import MAX_ACTION_BYTES, MAX_ACTION_DEPTH, ActionForm, parse_action
 from games.models import Move, Table
 from games.rules import get_rules
 from tests.conftest import client_for

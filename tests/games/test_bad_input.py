@@ -22,11 +22,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from accounts.models import User, Vacation
-from games import services
 from games.bots import BOT_LEVELS
 from games.catalog import playable_games
 from games.models import Move, Reminder, Seat, Table
 from games.rules import get_rules
+from games.services.tables import table_create, table_join
 from games.time_controls import TIME_PER_MOVE_CHOICES
 from tests.conftest import client_for
 from tests.games.rated_games import play_to_the_end
@@ -68,11 +68,11 @@ class World:
 
     def __init__(self, make_user) -> None:
         self.alice, self.bob, self.carol, self.dave = (make_user() for _ in range(4))
-        self.running = services.table_create(
+        self.running = table_create(
             user=self.alice, game="district-noir", num_seats=2, seconds_per_move=86400
         )
-        services.table_join(table_id=self.running.pk, user=self.bob)
-        self.open = services.table_create(
+        table_join(table_id=self.running.pk, user=self.bob)
+        self.open = table_create(
             user=self.carol, game="district-noir", num_seats=2, seconds_per_move=86400
         )
         self.running.refresh_from_db()
@@ -80,10 +80,10 @@ class World:
     @cached_property
     def finished(self) -> Table:
         """Played to the end on first use: only some tests need a finished game."""
-        table = services.table_create(
+        table = table_create(
             user=self.carol, game="district-noir", num_seats=2, seconds_per_move=86400
         )
-        services.table_join(table_id=table.pk, user=self.dave)
+        table_join(table_id=table.pk, user=self.dave)
         return play_to_the_end(table)
 
     def user(self, role: str) -> User | None:

@@ -12,10 +12,12 @@ import datetime as dt
 import pytest
 from django.utils import timezone
 
-from games import services, sweeps
 from games.bots.base import HARD_BUDGET
+from games.jobs import sweeps
 from games.models import Move, Seat, Table
 from games.rules import get_rules
+from games.services.moves import state_replay
+from games.services.tables import table_create_against_bots
 
 pytestmark = pytest.mark.django_db
 
@@ -56,7 +58,7 @@ def test_a_table_of_bots_plays_to_the_end_and_records_the_result(
     alice, django_capture_on_commit_callbacks, game, num_seats, level
 ):
     with django_capture_on_commit_callbacks(execute=True):
-        table = services.table_create_against_bots(
+        table = table_create_against_bots(
             user=alice, game=game, num_seats=num_seats, level=level, seconds_per_move=86400
         )
     assert table.status == Table.Status.RUNNING
@@ -65,7 +67,7 @@ def test_a_table_of_bots_plays_to_the_end_and_records_the_result(
 
     assert table.status == Table.Status.FINISHED and table.finished_at is not None
     rules = get_rules(game)
-    assert rules.to_json(services.replay_state(table)) == table.state
+    assert rules.to_json(state_replay(table)) == table.state
     outcome = table.outcome
     assert len(outcome["ranks"]) == len(outcome["scores"]) == num_seats
     human = table.seats.get(position=0)

@@ -7,23 +7,22 @@ import random
 import pytest
 from django.urls import reverse
 
-from games import services
 from games.errors import Conflict, Forbidden, GameError
 from games.models import Move, Table
 from games.rules import get_rules
+from games.services.moves import move_play, state_replay
+from games.services.tables import table_create, table_create_against_bots, table_seat_bot
 from tests.conftest import client_for
 
 pytestmark = pytest.mark.django_db
 
 
 def test_the_creator_fills_a_seat_with_a_bot_and_the_game_starts(alice, bob):
-    table = services.table_create(
-        user=alice, game="district-noir", num_seats=2, seconds_per_move=86400
-    )
+    table = table_create(user=alice, game="district-noir", num_seats=2, seconds_per_move=86400)
     with pytest.raises(Forbidden):
-        services.table_seat_bot(table_id=table.pk, user=bob, level="easy")
+        table_seat_bot(table_id=table.pk, user=bob, level="easy")
     with pytest.raises(GameError):
-        services.table_seat_bot(table_id=table.pk, user=alice, level="genius")
+        table_seat_bot(table_id=table.pk, user=alice, level="genius")
     response = client_for(alice).post(reverse("table_seat_bot", args=[table.pk]), {"level": "hard"})
     assert response.status_code == 302
     table.refresh_from_db()
@@ -31,7 +30,7 @@ def test_the_creator_fills_a_seat_with_a_bot_and_the_game_starts(alice, bob):
     bot = table.seats.get(position=1)
     assert (bot.user, bot.bot_level) == (None, "hard")
     with pytest.raises(Conflict):
-        services.table_seat_bot(table_id=table.pk, user=alice, level="easy")
+        table_seat_bot(table_id=table.pk, user=alice, level="easy")
 
 
 def _play_human_until_the_end(table: Table, capture, rng: random.Random) -> Table:
@@ -45,7 +44,7 @@ def _play_human_until_the_end(table: Table, capture, rng: random.Random) -> Tabl
         assert rules.waiting_seats(state) == [0], "the bots should have played already"
         action = rng.choice(rules.legal_actions(state, 0))
         with capture(execute=True):
-            services.move_play(table_id=table.pk, user=human.user, action=action, version=None)
+            move_play(table_id=table.pk, user=human.user, action=action, version=None)
     raise AssertionError("the game did not end")
 
 
@@ -62,7 +61,7 @@ def test_play_gnav_against_three_bots_in_one_click(alice, django_capture_on_comm
     assert table.status == Table.Status.FINISHED
     assert Move.objects.filter(table=table, by=Move.By.BOT).exists()
     rules = get_rules("gnav")
-    assert rules.to_json(services.replay_state(table)) == table.state
+    assert rules.to_json(state_replay(table)) == table.state
     assert table.seats.get(position=0).rank is not None
 
 
@@ -86,8 +85,8 @@ def test_a_bad_bot_table_request_is_refused_with_a_message(alice):
 
 
 def test_a_bot_receives_its_seats_view_and_nothing_else(alice, monkeypatch):
-    from games import bot_turns
     from games.bots import RandomBot
+    from games.services import bot_moves
 
     received = []
 
@@ -96,8 +95,8 @@ def test_a_bot_receives_its_seats_view_and_nothing_else(alice, monkeypatch):
             received.append((view, legal_actions))
             return super().choose(view, legal_actions, rng)
 
-    monkeypatch.setattr(bot_turns, "get_bot", lambda level, game=None: RecordingBot())
-    table = services.table_create_against_bots(
+    monkeypatch.setattr(bot_moves, "get_bot", lambda level, game=None: RecordingBot())
+    table = table_create_against_bots(
         user=alice, game="gnav", num_seats=4, level="medium", seconds_per_move=86400
     )
     rules = get_rules("gnav")
@@ -108,9 +107,9 @@ def test_a_bot_receives_its_seats_view_and_nothing_else(alice, monkeypatch):
         state = rules.from_json(table.state)
         seat = table.seats.get(is_waiting=True)
         if seat.position == 0:
-            services.move_play(table_id=table.pk, user=alice, action={"type": "keep"}, version=None)
+            move_play(table_id=table.pk, user=alice, action={"type": "keep"}, version=None)
             continue
-        bot_turns.bot_play_turn(table_id=table.pk, version=table.version)
+        bot_moves.bot_turn_play(table_id=table.pk, version=table.version)
         view, legal = received[-1]
         assert view == rules.view(state, seat.position)
         assert legal == rules.legal_actions(state, seat.position)
@@ -126,7 +125,7 @@ def test_a_lost_bot_turn_is_rescued_by_the_deadline_sweep(
 
     from django.utils import timezone
 
-    from games import sweeps, tasks
+    from games.jobs import sweeps, tasks
 
     settings.TASKS_MODE = "celery"
 
@@ -134,15 +133,13 @@ def test_a_lost_bot_turn_is_rescued_by_the_deadline_sweep(
         raise ConnectionError("Redis is down")
 
     monkeypatch.setattr(tasks.play_bot_turn, "apply_async", broker_down)
-    table = services.table_create(
-        user=alice, game="district-noir", num_seats=2, seconds_per_move=86400
-    )
-    services.table_seat_bot(table_id=table.pk, user=alice, level="easy")
+    table = table_create(user=alice, game="district-noir", num_seats=2, seconds_per_move=86400)
+    table_seat_bot(table_id=table.pk, user=alice, level="easy")
     table.refresh_from_db()
     rules = get_rules("district-noir")
     if table.seats.get(is_waiting=True).position == 0:
         state = rules.from_json(table.state)
-        services.move_play(
+        move_play(
             table_id=table.pk, user=alice, action=rules.legal_actions(state, 0)[0], version=None
         )
     bot = table.seats.get(position=1)

@@ -9,8 +9,9 @@ from django.core import mail
 from django.urls import reverse
 from django.utils import timezone
 
-from games import embedded, services, tasks
+from games.jobs import embedded, tasks
 from games.models import Move, Seat
+from games.services.moves import move_play
 from tests.conftest import client_for
 
 pytestmark = pytest.mark.django_db
@@ -33,7 +34,7 @@ def test_the_clock_moves_to_the_next_player_after_a_move(running_table):
     seat = running_table.seats.select_related("user").get(is_waiting=True)
     state = rules.from_json(running_table.state)
     action = rules.legal_actions(state, seat.position)[0]
-    services.move_play(table_id=running_table.pk, user=seat.user, action=action, version=None)
+    move_play(table_id=running_table.pk, user=seat.user, action=action, version=None)
     seat.refresh_from_db()
     assert not seat.is_waiting and seat.deadline is None
     other = running_table.seats.get(is_waiting=True)
@@ -97,5 +98,5 @@ def test_bot_turns_on_the_embedded_default_run_off_the_request_thread(
 
     monkeypatch.setattr(tasks, "_embedded_pool", Pool())
     with django_capture_on_commit_callbacks(execute=True):
-        tasks.schedule_bot_turn(running_table.pk, running_table.version)
+        tasks.bot_turn_schedule(running_table.pk, running_table.version)
     assert submitted == [(tasks._embedded_bot_turn, (running_table.pk, running_table.version))]

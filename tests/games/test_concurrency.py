@@ -7,10 +7,11 @@ import threading
 import pytest
 from django.db import connection, connections
 
-from games import services
 from games.errors import GameError
 from games.models import Move, Table
 from games.rules import get_rules
+from games.services.moves import move_play
+from games.services.tables import table_create, table_join
 from tests.conftest import user_at
 
 DN = get_rules("district-noir")
@@ -25,10 +26,8 @@ pytestmark = [
 
 
 def test_the_same_move_sent_twenty_times_at_once_is_applied_exactly_once(alice, bob):
-    table = services.table_create(
-        user=alice, game="district-noir", num_seats=2, seconds_per_move=86400
-    )
-    services.table_join(table_id=table.pk, user=bob)
+    table = table_create(user=alice, game="district-noir", num_seats=2, seconds_per_move=86400)
+    table_join(table_id=table.pk, user=bob)
     table.refresh_from_db()
     state = DN.from_json(table.state)
     seat = DN.active_seats(state)[0]
@@ -42,7 +41,7 @@ def test_the_same_move_sent_twenty_times_at_once_is_applied_exactly_once(alice, 
     def submit() -> None:
         try:
             start.wait()
-            services.move_play(table_id=table.pk, user=mover, action=action, version=table.version)
+            move_play(table_id=table.pk, user=mover, action=action, version=table.version)
             outcome = "applied"
         except GameError as exc:
             outcome = exc.message
@@ -90,12 +89,10 @@ def test_two_reminder_sweeps_at_once_send_one_email(alice, bob):
     from django.core import mail
     from django.utils import timezone
 
-    from games import sweeps
+    from games.jobs import sweeps
 
-    table = services.table_create(
-        user=alice, game="district-noir", num_seats=2, seconds_per_move=86400
-    )
-    services.table_join(table_id=table.pk, user=bob)
+    table = table_create(user=alice, game="district-noir", num_seats=2, seconds_per_move=86400)
+    table_join(table_id=table.pk, user=bob)
     later = timezone.now() + dt.timedelta(hours=2)
     _run_at_once(lambda: sweeps.sweep_reminders(later), count=4)
     assert len(mail.outbox) == 1
@@ -106,13 +103,11 @@ def test_two_deadline_sweeps_at_once_play_one_timeout(alice, bob):
 
     from django.utils import timezone
 
-    from games import sweeps
+    from games.jobs import sweeps
     from games.models import Seat
 
-    table = services.table_create(
-        user=alice, game="district-noir", num_seats=2, seconds_per_move=86400
-    )
-    services.table_join(table_id=table.pk, user=bob)
+    table = table_create(user=alice, game="district-noir", num_seats=2, seconds_per_move=86400)
+    table_join(table_id=table.pk, user=bob)
     Seat.objects.filter(table=table, is_waiting=True).update(
         deadline=timezone.now() - dt.timedelta(seconds=1)
     )

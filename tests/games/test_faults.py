@@ -32,10 +32,12 @@ from django.urls import reverse
 from django.utils import timezone
 
 from accounts.models import User
-from games import live, services
+from games.live import broadcast
+from games.live.routing import websocket_urlpatterns
 from games.models import Move, Seat, Table
-from games.routing import websocket_urlpatterns
 from games.rules import get_rules
+from games.services.moves import move_apply, state_replay, state_store
+from games.services.tables import table_create, table_join
 from tests.conftest import client_for, user_at
 from tests.games.test_worker import ROOT, _database_url, _free_port, wait_for
 
@@ -109,7 +111,7 @@ def _play_over_http(table: Table):
 
 def _replays_exactly(table: Table) -> bool:
     table.refresh_from_db()
-    return DN.to_json(services.replay_state(table)) == table.state
+    return DN.to_json(state_replay(table)) == table.state
 
 
 # (a) Redis stopped in the middle of a game.
@@ -159,9 +161,9 @@ def test_moves_are_stored_while_redis_is_down_and_live_updates_resume_after(
     health = client_for(None).get(reverse("health"))
     assert health.status_code == 503 and health.json()["redis"]["ok"] is False
 
-    assert live._paused_until > time.monotonic()  # later moves no longer wait on dead Redis
+    assert broadcast._paused_until > time.monotonic()  # later moves no longer wait on dead Redis
     private_redis.start()
-    monkeypatch.setattr(live, "_paused_until", 0.0)  # as if the pause had run out
+    monkeypatch.setattr(broadcast, "_paused_until", 0.0)  # as if the pause had run out
     frame = async_to_sync(a_socket_sees_the_next_move)()
     assert f'data-version="{Table.objects.get(pk=running_table.pk).version}"' in frame
     assert running_table.moves.count() == 5 and _replays_exactly(running_table)
@@ -266,10 +268,10 @@ def test_a_worker_killed_mid_sweep_loses_nothing_and_does_nothing_twice(
     now = timezone.now()
 
     def running() -> Table:
-        table = services.table_create(
+        table = table_create(
             user=make_user(), game="district-noir", num_seats=2, seconds_per_move=86400
         )
-        services.table_join(table_id=table.pk, user=make_user())
+        table_join(table_id=table.pk, user=make_user())
         return Table.objects.get(pk=table.pk)
 
     reminded = [_waiting_seat(running()) for _ in range(3)]
@@ -337,22 +339,22 @@ def test_a_connection_dropped_mid_move_is_a_clean_503_and_no_half_move(
     running_table, monkeypatch, when
 ):
     if when == "before the move row is written":
-        original = services.store_state
+        original = state_store
 
         def drop_after(*args, **kwargs):
             original(*args, **kwargs)
             _terminate_this_connection()
 
-        monkeypatch.setattr(services, "store_state", drop_after)
+        monkeypatch.setattr("games.services.moves.state_store", drop_after)
     else:
-        original = services.apply_move
+        original = move_apply
 
         def drop_after(*args, **kwargs):
             move = original(*args, **kwargs)
             _terminate_this_connection()
             return move
 
-        monkeypatch.setattr(services, "apply_move", drop_after)
+        monkeypatch.setattr("games.services.moves.move_apply", drop_after)
     before = Table.objects.get(pk=running_table.pk)
 
     response = _play_over_http(running_table)

@@ -12,10 +12,10 @@ import re
 import pytest
 from django.urls import reverse
 
-from games import services
 from games.boards import LOG_TAIL
 from games.models import Table
 from games.rules import get_rules
+from games.services.tables import table_create, table_join
 from tests.conftest import client_for, play_random_moves
 
 pytestmark = pytest.mark.django_db
@@ -38,8 +38,8 @@ def _log_section(html: str) -> str:
 def long_table(alice, bob) -> Table:
     """A game of Slide far enough along for its log to outgrow the board (Slide never ends
     early, and every move adds to its log)."""
-    table = services.table_create(user=alice, game="slide", num_seats=2, seconds_per_move=86400)
-    services.table_join(table_id=table.pk, user=bob)
+    table = table_create(user=alice, game="slide", num_seats=2, seconds_per_move=86400)
+    table_join(table_id=table.pk, user=bob)
     table = play_random_moves(table, 30, random.Random(3))
     assert table.is_running
     view = SLIDE.view(SLIDE.from_json(table.state), 0)

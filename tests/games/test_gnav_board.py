@@ -22,9 +22,10 @@ from django.conf import settings
 from django.template.loader import render_to_string
 from django.urls import reverse
 
-from games import boards, services
+from games import boards
 from games.models import Table
 from games.rules import get_rules
+from games.services.tables import table_create, table_join
 from tests.conftest import client_for, forget_boards, play_random_moves
 from tests.factories import UserFactory
 from tests.pages import without_per_response_tokens
@@ -58,9 +59,9 @@ def spectator():
 
 @pytest.fixture
 def gnav_table(players) -> Table:
-    table = services.table_create(user=players[0], game="gnav", num_seats=4, seconds_per_move=86400)
+    table = table_create(user=players[0], game="gnav", num_seats=4, seconds_per_move=86400)
     for user in players[1:]:
-        services.table_join(table_id=table.pk, user=user)
+        table_join(table_id=table.pk, user=user)
     table.refresh_from_db()
     return table
 
@@ -261,7 +262,7 @@ def test_every_page_sees_its_own_seat_at_the_bottom_and_the_others_clockwise():
 
 
 def test_the_rank_table_is_in_the_rules_panel_not_in_the_board(players):
-    table = services.table_create(
+    table = table_create(
         user=players[0],
         game="gnav",
         num_seats=4,
@@ -269,7 +270,7 @@ def test_the_rank_table_is_in_the_rules_panel_not_in_the_board(players):
         options={"cat_undoes_trades": False},
     )
     for user in players[1:]:
-        services.table_join(table_id=table.pk, user=user)
+        table_join(table_id=table.pk, user=user)
     table.refresh_from_db()
     page = _page(client_for(players[1]), table)
     board = _board(page)

@@ -8,7 +8,8 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from games import health, sweeps
+from games.jobs import sweeps
+from games.services import health
 
 pytestmark = pytest.mark.django_db
 

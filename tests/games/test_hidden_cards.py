@@ -16,9 +16,10 @@ import re
 import pytest
 from django.urls import reverse
 
-from games import boards, services
+from games import boards
 from games.catalog import playable_games
 from games.models import Table
+from games.services.tables import table_create, table_join
 from tests.conftest import client_for, forget_boards, play_random_moves
 from tests.pages import without_per_response_tokens
 
@@ -42,11 +43,11 @@ def _received(client, table: Table, audience: boards.Audience) -> tuple[bytes, d
 def game_table(request, make_user) -> Table:
     """A running table of each game, every seat a player."""
     users = [make_user() for _ in range(GAMES[request.param])]
-    table = services.table_create(
+    table = table_create(
         user=users[0], game=request.param, num_seats=len(users), seconds_per_move=86400
     )
     for user in users[1:]:
-        services.table_join(table_id=table.pk, user=user)
+        table_join(table_id=table.pk, user=user)
     table.refresh_from_db()
     return table
 

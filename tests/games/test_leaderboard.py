@@ -8,9 +8,9 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from games import selectors_ratings
 from games.models import Rating
-from games.ratings import PROVISIONAL_GAMES
+from games.selectors import ratings as rating_selectors
+from games.services.ratings import PROVISIONAL_GAMES
 from tests.conftest import client_for
 from tests.factories import UserFactory
 from tests.games.rated_games import finished_game
@@ -56,7 +56,7 @@ def test_players_are_ranked_by_their_rating_and_provisional_ones_listed_apart():
 
 
 def test_the_leaderboard_pages_through_many_players(monkeypatch):
-    monkeypatch.setattr(selectors_ratings, "LEADERBOARD_PAGE_SIZE", 3)
+    monkeypatch.setattr(rating_selectors, "LEADERBOARD_PAGE_SIZE", 3)
     for i in range(7):
         rated(f"p{i}", 100.0 - i, 10)
     client = client_for(None)
@@ -92,7 +92,7 @@ def test_the_leaderboard_costs_the_same_with_few_or_many_players(
         response = client.get(URL)
     assert response.status_code == 200
     board = response.context["board"]
-    size = selectors_ratings.LEADERBOARD_PAGE_SIZE
+    size = rating_selectors.LEADERBOARD_PAGE_SIZE
     established = Rating.objects.filter(games_played__gte=PROVISIONAL_GAMES).count()
     assert len(board.established.object_list) == min(established, size)
     assert len(board.provisional.object_list) == min(players - established, size)

@@ -19,11 +19,13 @@ from channels.testing import WebsocketCommunicator
 from django.contrib.auth.models import AnonymousUser
 from django.urls import reverse
 
-from games import events, live, services
-from games.events import TableChanged
+from games.live import broadcast
+from games.live.routing import websocket_urlpatterns
 from games.models import Move, Table
-from games.routing import websocket_urlpatterns
 from games.rules import get_rules
+from games.services import events
+from games.services.events import TableChanged
+from games.services.moves import move_play
 from tests.conftest import client_for, user_at
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -58,7 +60,7 @@ def _pushed_after_a_move(table, viewer, mover, action, version) -> str:
 
     async def scenario() -> str:
         socket = await _connected(table, viewer)
-        await database_sync_to_async(services.move_play)(
+        await database_sync_to_async(move_play)(
             table_id=table.pk, user=mover, action=action, version=version
         )
         frame = await socket.receive_from(timeout=5)
@@ -80,7 +82,7 @@ def test_each_socket_gets_the_same_public_part_and_only_its_own_seats_private_pa
 
     async def scenario() -> list[str]:
         sockets = [await _connected(running_table, user) for user in viewers]
-        await database_sync_to_async(services.move_play)(
+        await database_sync_to_async(move_play)(
             table_id=running_table.pk, user=mover, action=action, version=version
         )
         frames = [await socket.receive_from(timeout=5) for socket in sockets]
@@ -119,7 +121,7 @@ def test_a_push_leaves_out_the_private_part_a_page_already_shows(running_table, 
         socket = await _connected(running_table, carol)
         await socket.send_to(text_data=json.dumps({"hello": version, "digest": digest.group(1)}))
         assert await socket.receive_nothing(timeout=0.3), "the page is up to date"
-        await database_sync_to_async(services.move_play)(
+        await database_sync_to_async(move_play)(
             table_id=running_table.pk, user=mover, action=action, version=version
         )
         frame = await socket.receive_from(timeout=5)
@@ -138,9 +140,9 @@ def test_the_group_message_carries_no_seat_data(running_table, monkeypatch):
         async def group_send(self, group, message):
             sent.append((group, message))
 
-    monkeypatch.setattr(live, "get_channel_layer", lambda: RecordingLayer())
+    monkeypatch.setattr(broadcast, "get_channel_layer", lambda: RecordingLayer())
     mover, action, version = _next_move(running_table)
-    services.move_play(table_id=running_table.pk, user=mover, action=action, version=version)
+    move_play(table_id=running_table.pk, user=mover, action=action, version=version)
     assert sent == [
         (
             f"table-{running_table.pk}",
@@ -158,9 +160,7 @@ def test_a_move_returns_its_events_and_they_are_published_once_after_the_commit(
     events.table_events.connect(listener)
     try:
         mover, action, version = _next_move(running_table)
-        result = services.move_play(
-            table_id=running_table.pk, user=mover, action=action, version=version
-        )
+        result = move_play(table_id=running_table.pk, user=mover, action=action, version=version)
     finally:
         events.table_events.disconnect(listener)
     assert heard == [tuple(result.events)]
@@ -174,9 +174,9 @@ def test_a_move_is_stored_even_when_the_channel_layer_is_down(running_table, mon
         async def group_send(self, group, message):
             raise ConnectionError("Redis is down")
 
-    monkeypatch.setattr(live, "get_channel_layer", lambda: DeadLayer())
+    monkeypatch.setattr(broadcast, "get_channel_layer", lambda: DeadLayer())
     mover, action, version = _next_move(running_table)
-    services.move_play(table_id=running_table.pk, user=mover, action=action, version=version)
+    move_play(table_id=running_table.pk, user=mover, action=action, version=version)
     assert Move.objects.filter(table=running_table).count() == 1
 
 
@@ -344,7 +344,7 @@ def test_a_refused_move_says_why_and_changes_nothing_over_http_and_over_the_sock
     elif case == "too deep":
         data["action"] = "[" * 999 + "]" * 999
     elif case == "repeated":
-        services.move_play(table_id=running_table.pk, user=mover, action=action, version=version)
+        move_play(table_id=running_table.pk, user=mover, action=action, version=version)
     before = (Move.objects.count(), Table.objects.get(pk=running_table.pk).version)
     message, status = transport(running_table, user, data)
     assert message == reason
@@ -361,7 +361,7 @@ def test_a_page_that_shows_an_older_board_when_its_socket_opens_gets_the_new_one
 
     async def scenario() -> str:
         socket = await _connected(running_table, carol)
-        await database_sync_to_async(services.move_play)(
+        await database_sync_to_async(move_play)(
             table_id=running_table.pk, user=mover, action=action, version=version
         )
         await socket.receive_from(timeout=5)  # the push
@@ -386,7 +386,7 @@ def test_a_heartbeat_joins_the_tables_group_again(running_table, carol):
     async def scenario() -> str:
         socket = await _connected(running_table, carol)
         layer = get_channel_layer()
-        group = live.group_name(running_table.pk)
+        group = broadcast.group_name(running_table.pk)
         if hasattr(layer, "groups"):  # the in-memory layer: as if the membership expired
             for channel in list(layer.groups.get(group, {})):
                 await layer.group_discard(group, channel)
@@ -395,7 +395,7 @@ def test_a_heartbeat_joins_the_tables_group_again(running_table, carol):
             await layer.connection(layer.consistent_hash(group)).delete(key)
         await socket.send_to(text_data="ping")
         await socket.receive_nothing(timeout=0.2)
-        await database_sync_to_async(services.move_play)(
+        await database_sync_to_async(move_play)(
             table_id=running_table.pk, user=mover, action=action, version=version
         )
         frame = await socket.receive_from(timeout=5)
@@ -414,7 +414,7 @@ def test_any_page_header_is_only_a_name_cut_to_size(running_table, monkeypatch):
         async def group_send(self, group, message):
             sent.append(message)
 
-    monkeypatch.setattr(live, "get_channel_layer", lambda: RecordingLayer())
+    monkeypatch.setattr(broadcast, "get_channel_layer", lambda: RecordingLayer())
     mover, action, version = _next_move(running_table)
     response = client_for(mover).post(
         reverse("table_act", args=[running_table.pk]),
@@ -425,7 +425,7 @@ def test_any_page_header_is_only_a_name_cut_to_size(running_table, monkeypatch):
     assert response.status_code == 200
     assert sent[-1]["origin"] == "ž" * events.PAGE_ID_LENGTH
     mover, action, version = _next_move(running_table)
-    services.move_play(table_id=running_table.pk, user=mover, action=action, version=version)
+    move_play(table_id=running_table.pk, user=mover, action=action, version=version)
     assert "origin" not in sent[-1]
 
 
@@ -437,16 +437,16 @@ def test_a_socket_never_renders_a_board_older_than_the_one_it_sent(running_table
 
     async def scenario() -> tuple[str, bool, str]:
         socket = await _connected(running_table, waiter)
-        await database_sync_to_async(services.move_play)(
+        await database_sync_to_async(move_play)(
             table_id=running_table.pk, user=mover, action=action, version=version
         )
         first = await socket.receive_from(timeout=5)
         layer = get_channel_layer()
-        stale = live.changed_message(running_table.pk, version + 1)
-        await layer.group_send(live.group_name(running_table.pk), stale)
+        stale = broadcast.changed_message(running_table.pk, version + 1)
+        await layer.group_send(broadcast.group_name(running_table.pk), stale)
         quiet = await socket.receive_nothing(timeout=0.5)
         mover_2, action_2, version_2 = await database_sync_to_async(_next_move)(running_table)
-        await database_sync_to_async(services.move_play)(
+        await database_sync_to_async(move_play)(
             table_id=running_table.pk, user=mover_2, action=action_2, version=version_2
         )
         fresh = await socket.receive_from(timeout=5)

@@ -69,7 +69,7 @@ def test_escaping_is_part_of_the_key():
 
 
 def test_values_that_are_not_plain_data_are_rendered_every_time():
-    source = '{% memo_include "games/partials/clock.html" seat=seat %}'
+    source = '{% memo_include "tables/partials/clock.html" seat=seat %}'
 
     class Seat:
         deadline = dt.datetime(2030, 1, 1, tzinfo=dt.UTC)
@@ -97,14 +97,12 @@ def board(client, url: str) -> str:
     [("district-noir", 2, 12), ("gnav", 4, 10), ("slide", 3, 20), ("point-city", 2, 9)],
 )
 def test_a_board_reads_the_same_from_a_cold_and_a_warm_memo(make_user, game, seats, moves):
-    from games import services
+    from games.services.tables import table_create, table_join
 
     players = [make_user() for _ in range(seats)]
-    table = services.table_create(
-        user=players[0], game=game, num_seats=seats, seconds_per_move=86400
-    )
+    table = table_create(user=players[0], game=game, num_seats=seats, seconds_per_move=86400)
     for player in players[1:]:
-        services.table_join(table_id=table.pk, user=player)
+        table_join(table_id=table.pk, user=player)
     table = play_random_moves(table, moves)
     client = client_for(user_at(table, 0))
     url = f"/t/{table.pk}/"

@@ -10,7 +10,7 @@ from django.core.management import call_command
 from django.urls import reverse
 from django.utils import timezone
 
-from games import sweeps
+from games.jobs import sweeps
 from games.models import Reminder
 from tests.conftest import client_for
 from tests.factories import UserFactory

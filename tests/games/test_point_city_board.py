@@ -20,10 +20,11 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
 
-from games import boards, services
+from games import boards
 from games.catalog import game_script
 from games.models import Move, Table
 from games.rules import get_rules
+from games.services.tables import table_create, table_join
 from tests.conftest import client_for, forget_boards, play_random_moves, user_at
 from tests.pages import without_per_response_tokens
 
@@ -37,7 +38,7 @@ CLOCK = re.compile(rb"(<time [^>]*>)[^<]*")  # "23 hours, 59 minutes left" ticks
 
 def _open_table(make_user, num_players: int, difficulty: int = 1) -> Table:
     users = [make_user() for _ in range(num_players)]
-    table = services.table_create(
+    table = table_create(
         user=users[0],
         game="point-city",
         num_seats=num_players,
@@ -45,7 +46,7 @@ def _open_table(make_user, num_players: int, difficulty: int = 1) -> Table:
         options={"automa_difficulty": difficulty},
     )
     for user in users[1:]:
-        services.table_join(table_id=table.pk, user=user)
+        table_join(table_id=table.pk, user=user)
     table.refresh_from_db()
     return table
 

@@ -8,8 +8,8 @@ from types import SimpleNamespace
 import pytest
 from django.urls import reverse
 
-from games import charts, selectors_ratings
 from games.models import Rating, RatingChange
+from games.selectors import charts
 from tests.conftest import client_for
 from tests.factories import UserFactory
 from tests.games.rated_games import finished_game, start_game
@@ -64,7 +64,7 @@ def test_the_profile_shows_ratings_a_chart_and_the_record(alice, bob, carol):
 
 
 def test_finished_games_are_paginated_newest_first(alice, bob, monkeypatch):
-    monkeypatch.setattr(selectors_ratings, "PROFILE_PAGE_SIZE", 1)
+    monkeypatch.setattr("games.selectors.ratings.PROFILE_PAGE_SIZE", 1)
     older, newer = (finished_game(alice, bob, seed=seed) for seed in range(2))
     client = client_for(None)
     first = client.get(profile_url(alice))

@@ -11,9 +11,10 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from games import services
 from games.models import Table
 from games.rules import get_rules
+from games.services.moves import move_play
+from games.services.tables import table_create, table_join
 from tests.conftest import client_for, play_random_moves, user_at
 from tests.factories import UserFactory
 
@@ -68,11 +69,9 @@ def test_the_lobby_costs_the_same_with_few_or_many_tables(
 ):
     for _ in range(tables):
         host = UserFactory()
-        services.table_create(user=host, game="district-noir", num_seats=2, seconds_per_move=86400)
-        mine = services.table_create(
-            user=alice, game="district-noir", num_seats=2, seconds_per_move=86400
-        )
-        services.table_join(table_id=mine.pk, user=UserFactory())
+        table_create(user=host, game="district-noir", num_seats=2, seconds_per_move=86400)
+        mine = table_create(user=alice, game="district-noir", num_seats=2, seconds_per_move=86400)
+        table_join(table_id=mine.pk, user=UserFactory())
     client = client_for(alice)
     with django_assert_max_num_queries(LOBBY_QUERIES):
         response = client.get(reverse("lobby"))
@@ -122,7 +121,7 @@ def _next_move(table, rules) -> dict:
 
 
 def _play_one(table, rules) -> None:
-    services.move_play(**_next_move(table, rules))
+    move_play(**_next_move(table, rules))
 
 
 def _statements(captured: CaptureQueriesContext) -> list[str]:
@@ -140,7 +139,7 @@ def test_a_move_runs_six_queries_at_most_at_any_point_of_the_game(running_table,
     table = play_random_moves(running_table, moves, random.Random(moves), keep_running=True)
     move = _next_move(table, get_rules(table.game))
     with CaptureQueriesContext(connection) as captured:
-        services.move_play(**move)
+        move_play(**move)
     statements = _statements(captured)
     assert len(statements) <= MOVE_SERVICE_QUERIES, "\n".join(s[:120] for s in statements)
 
@@ -170,9 +169,9 @@ def test_a_push_to_an_open_page_costs_one_query(
 def test_every_move_of_a_whole_game_runs_six_queries_at_most(game, seats, make_user):
     """Every move but the last (which settles the result and the ratings)."""
     users = [make_user() for _ in range(seats)]
-    table = services.table_create(user=users[0], game=game, num_seats=seats, seconds_per_move=86400)
+    table = table_create(user=users[0], game=game, num_seats=seats, seconds_per_move=86400)
     for user in users[1:]:
-        services.table_join(table_id=table.pk, user=user)
+        table_join(table_id=table.pk, user=user)
     rules, rng, counts = get_rules(game), random.Random(7), []
     table.refresh_from_db()
     while table.is_running:
@@ -180,9 +179,7 @@ def test_every_move_of_a_whole_game_runs_six_queries_at_most(game, seats, make_u
         seat = rng.choice(rules.waiting_seats(state) or rules.active_seats(state))
         action = rng.choice(rules.legal_actions(state, seat))
         with CaptureQueriesContext(connection) as captured:
-            services.move_play(
-                table_id=table.pk, user=users[seat], action=action, version=table.version
-            )
+            move_play(table_id=table.pk, user=users[seat], action=action, version=table.version)
         table.refresh_from_db()
         if table.is_running:
             counts.append(len(_statements(captured)))

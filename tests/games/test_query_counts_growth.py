@@ -16,9 +16,10 @@ from django.urls import reverse
 from django.utils import timezone
 
 from accounts.models import User
-from games import services
 from games.models import Move, Rating, Seat, Table
 from games.rules import get_rules
+from games.services.moves import move_play
+from games.services.tables import table_create, table_join
 from tests.conftest import client_for, user_at
 
 pytestmark = pytest.mark.django_db
@@ -36,14 +37,12 @@ def _queries(request) -> int:
 
 def _table_with_moves(alice: User, bob: User, moves: int) -> Table:
     """A running game whose log holds ``moves`` moves: one real, the rest filler rows."""
-    table = services.table_create(
-        user=alice, game="district-noir", num_seats=2, seconds_per_move=86400
-    )
-    services.table_join(table_id=table.pk, user=bob)
+    table = table_create(user=alice, game="district-noir", num_seats=2, seconds_per_move=86400)
+    table_join(table_id=table.pk, user=bob)
     table.refresh_from_db()
     state = DN.from_json(table.state)
     seat = DN.active_seats(state)[0]
-    services.move_play(
+    move_play(
         table_id=table.pk,
         user=user_at(table, seat),
         action=DN.legal_actions(state, seat)[0],

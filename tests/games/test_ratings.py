@@ -10,9 +10,16 @@ import pytest
 from django.db import connection, connections
 from openskill.models import PlackettLuce
 
-from games import ratings, services
 from games.models import Rating, RatingChange, Seat, Table
 from games.rules import get_rules
+from games.services import ratings
+from games.services.moves import move_play, state_replay
+from games.services.tables import (
+    table_abort,
+    table_create,
+    table_create_against_bots,
+    table_seat_bot,
+)
 from tests.factories import UserFactory
 from tests.games.rated_games import finished_game, play_to_the_end, start_game
 
@@ -108,7 +115,7 @@ def test_the_ratings_are_settled_in_the_transaction_that_finishes_the_game(alice
         play_to_the_end(table)
     table.refresh_from_db()
     assert table.is_running, "the finishing move was rolled back with the ratings"
-    assert DN.to_json(services.replay_state(table)) == table.state
+    assert DN.to_json(state_replay(table)) == table.state
     assert not Rating.objects.exists()
 
 
@@ -119,10 +126,10 @@ def test_a_friendly_game_moves_no_rating(alice, bob):
 
 
 def test_a_game_against_a_bot_moves_no_rating_even_on_a_rated_table(alice):
-    table = services.table_create(
+    table = table_create(
         user=alice, game="district-noir", num_seats=2, seconds_per_move=86400, rated=True
     )
-    services.table_seat_bot(table_id=table.pk, user=alice, level="easy")
+    table_seat_bot(table_id=table.pk, user=alice, level="easy")
     table.refresh_from_db()
     assert table.rated
     assert play_to_the_end(table).is_finished
@@ -130,17 +137,15 @@ def test_a_game_against_a_bot_moves_no_rating_even_on_a_rated_table(alice):
 
 
 def test_tables_opened_against_bots_are_friendly(alice):
-    table = services.table_create_against_bots(
+    table = table_create_against_bots(
         user=alice, game="district-noir", num_seats=2, level="easy", seconds_per_move=86400
     )
     assert not table.rated
 
 
 def test_an_aborted_table_moves_no_rating(alice, bob):
-    table = services.table_create(
-        user=alice, game="district-noir", num_seats=2, seconds_per_move=86400
-    )
-    services.table_abort(table_id=table.pk, user=alice)
+    table = table_create(user=alice, game="district-noir", num_seats=2, seconds_per_move=86400)
+    table_abort(table_id=table.pk, user=alice)
     assert Table.objects.get(pk=table.pk).status == Table.Status.ABORTED
     assert not Rating.objects.exists() and not RatingChange.objects.exists()
 
@@ -211,14 +216,14 @@ def test_games_sharing_players_that_end_at_once_each_move_the_ratings_once(alice
             moves.append((seat, action))
             trial = DN.apply(trial, seat, action)
         for seat, action in moves[:-1]:
-            services.move_play(table_id=table.pk, user=pair[seat], action=action, version=None)
+            move_play(table_id=table.pk, user=pair[seat], action=action, version=None)
         last_moves.append((table.pk, pair[moves[-1][0]], moves[-1][1]))
     start = threading.Barrier(len(last_moves))
 
     def finish(table_id, user, action) -> None:
         try:
             start.wait()
-            services.move_play(table_id=table_id, user=user, action=action, version=None)
+            move_play(table_id=table_id, user=user, action=action, version=None)
         finally:
             connections.close_all()
 

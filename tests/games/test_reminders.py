@@ -11,9 +11,11 @@ from django.urls import reverse
 from django.utils import timezone
 
 from accounts.models import REMINDERS_OFF
-from games import services, sweeps
+from games.jobs import sweeps
 from games.models import Reminder, Seat, Table
 from games.rules import get_rules
+from games.services.moves import move_play
+from games.services.tables import table_create, table_join
 from tests.conftest import client_for, user_at
 from tests.factories import UserFactory
 
@@ -28,10 +30,8 @@ def _waiting_seat(table: Table) -> Seat:
 
 
 def _new_game(first, second) -> Table:
-    table = services.table_create(
-        user=first, game="district-noir", num_seats=2, seconds_per_move=3 * 86400
-    )
-    services.table_join(table_id=table.pk, user=second)
+    table = table_create(user=first, game="district-noir", num_seats=2, seconds_per_move=3 * 86400)
+    table_join(table_id=table.pk, user=second)
     table.refresh_from_db()
     return table
 
@@ -40,7 +40,7 @@ def _move(table: Table) -> None:
     table.refresh_from_db()
     state = DN.from_json(table.state)
     seat = DN.active_seats(state)[0]
-    services.move_play(
+    move_play(
         table_id=table.pk,
         user=user_at(table, seat),
         action=DN.legal_actions(state, seat)[0],
@@ -163,7 +163,7 @@ def test_a_worker_dying_while_sending_loses_nothing(running_table, monkeypatch):
     def crash(*args, **kwargs):
         raise ConnectionError("SMTP went away")
 
-    monkeypatch.setattr("games.notifications.EmailMultiAlternatives.send", crash)
+    monkeypatch.setattr("games.services.reminders.EmailMultiAlternatives.send", crash)
     with pytest.raises(ConnectionError):
         sweeps.sweep_reminders(later)
     assert Reminder.objects.filter(sent_at__isnull=True).count() == 1

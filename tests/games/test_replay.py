@@ -12,10 +12,10 @@ from django.core.management import CommandError, call_command
 from django.template.loader import render_to_string
 from django.urls import reverse
 
-from games import fairness, replays
 from games.catalog import playable_games
 from games.models import RatingChange, Table
 from games.rules import get_rules
+from games.selectors import fairness, replays
 from tests.conftest import client_for, play_random_moves
 from tests.factories import UserFactory
 from tests.games.rated_games import finished_game, play_to_the_end, start_game

@@ -30,7 +30,7 @@ def ranking_lines(language: str) -> list[str]:
         "names": [],
     }
     with translation.override(language):
-        html = render_to_string("games/partials/result.html", context)
+        html = render_to_string("tables/partials/result.html", context)
     items = re.findall(r"<li[^>]*>(.*?)</li>", html.split('class="ranking"')[1], re.S)
     return [re.sub(r"<[^>]+>|\s+", " ", item).strip() for item in items]
 

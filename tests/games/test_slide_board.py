@@ -18,10 +18,11 @@ from dataclasses import replace
 import pytest
 from django.urls import reverse
 
-from games import boards, selectors, services
+from games import boards, selectors
 from games.models import Move, Table
 from games.rules import get_rules
-from games.rules.slide_grid import HOLE, SIZE
+from games.rules.slide.grid import HOLE, SIZE
+from games.services.tables import table_create, table_join
 from tests.conftest import client_for, forget_boards, user_at
 from tests.factories import UserFactory
 from tests.pages import without_per_response_tokens
@@ -43,11 +44,9 @@ CLOCK = re.compile(r'<span class="clock".*?</span>')
 def _table(players: int) -> Table:
     """A running Slide table with ``players`` fresh users seated."""
     users = [UserFactory() for _ in range(players)]
-    table = services.table_create(
-        user=users[0], game="slide", num_seats=players, seconds_per_move=86400
-    )
+    table = table_create(user=users[0], game="slide", num_seats=players, seconds_per_move=86400)
     for user in users[1:]:
-        services.table_join(table_id=table.pk, user=user)
+        table_join(table_id=table.pk, user=user)
     table.refresh_from_db()
     return table
 

@@ -14,10 +14,11 @@ from collections.abc import Callable
 import pytest
 from django.db import connection, connections
 
-from games import services
 from games.errors import GameError
 from games.models import Move, Table
 from games.rules import get_rules
+from games.services.moves import move_play, state_replay
+from games.services.tables import table_create, table_join
 from tests.conftest import user_at
 from tests.factories import UserFactory
 
@@ -40,11 +41,11 @@ def _pick(seat: int) -> dict:
 def _table_with_one_pick_in() -> Table:
     """A 3-player table in round 1 where seat 0 has picked and seats 1 and 2 have not."""
     users = [UserFactory() for _ in range(3)]
-    table = services.table_create(user=users[0], game="slide", num_seats=3, seconds_per_move=86400)
+    table = table_create(user=users[0], game="slide", num_seats=3, seconds_per_move=86400)
     for user in users[1:]:
-        services.table_join(table_id=table.pk, user=user)
+        table_join(table_id=table.pk, user=user)
     table.refresh_from_db()
-    services.move_play(table_id=table.pk, user=users[0], action=_pick(0), version=table.version)
+    move_play(table_id=table.pk, user=users[0], action=_pick(0), version=table.version)
     table.refresh_from_db()
     return table
 
@@ -86,7 +87,7 @@ def _assert_revealed_once_with_every_pick(table: Table, moves: int) -> None:
     assert [c["value"] for c in SLIDE.view(state, None)["centre"]] == [e["value"] for e in reveals]
     assert Move.objects.filter(table=table).count() == moves
     # Stored state = replay of seed + moves: the reveal is part of the last pick's move.
-    assert SLIDE.to_json(services.replay_state(table)) == table.state
+    assert SLIDE.to_json(state_replay(table)) == table.state
     waiting = sorted(table.seats.filter(is_waiting=True).values_list("position", flat=True))
     assert waiting == [state.turn]
 
@@ -99,9 +100,7 @@ def test_the_last_two_picks_arriving_together_are_both_kept_and_revealed_once(ve
 
     def submit(seat: int) -> Callable[[], None]:
         user = user_at(table, seat)
-        return lambda: services.move_play(
-            table_id=table.pk, user=user, action=_pick(seat), version=seen
-        )
+        return lambda: move_play(table_id=table.pk, user=user, action=_pick(seat), version=seen)
 
     results = _at_once([submit(1), submit(2)])
 
@@ -115,7 +114,7 @@ def test_repeated_last_picks_sent_all_at_once_count_once_per_seat():
     users = {seat: user_at(table, seat) for seat in (1, 2)}
 
     def submit(seat: int) -> Callable[[], None]:
-        return lambda: services.move_play(
+        return lambda: move_play(
             table_id=table.pk, user=users[seat], action=_pick(seat), version=table.version
         )
 

@@ -9,9 +9,11 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from games import bot_turns, services, sweeps
+from games.jobs import sweeps
 from games.models import Move, Seat, Table
 from games.rules import get_rules
+from games.services import bot_moves
+from games.services.moves import move_play, state_replay
 from tests.conftest import client_for
 
 pytestmark = pytest.mark.django_db
@@ -34,7 +36,7 @@ def test_a_seat_out_of_time_gets_a_legal_move_played_and_marked_as_a_timeout(run
     seat.refresh_from_db()
     assert seat.timeouts == 1 and not seat.replaced_by_bot
     table = Table.objects.get(pk=running_table.pk)
-    assert DN.to_json(services.replay_state(table)) == table.state
+    assert DN.to_json(state_replay(table)) == table.state
     other = table.seats.get(is_waiting=True)
     assert other.position != seat.position
     assert other.deadline > timezone.now()
@@ -45,7 +47,7 @@ def test_running_the_sweep_twice_plays_the_timeout_once(running_table):
     now = timezone.now()
     assert sweeps.sweep_deadlines(now) == 1
     assert sweeps.sweep_deadlines(now) == 0
-    assert bot_turns.seat_time_out(table_id=running_table.pk, position=0, now=now) is None
+    assert bot_moves.seat_time_out(table_id=running_table.pk, position=0, now=now) is None
     assert Move.objects.count() == 1
 
 
@@ -78,7 +80,7 @@ def test_after_three_timeouts_a_bot_takes_the_seat_and_the_player_is_ranked_last
             sweeps.sweep_deadlines()
         else:
             action = rng.choice(DN.legal_actions(state, seat.position))
-            services.move_play(table_id=table.pk, user=seat.user, action=action, version=None)
+            move_play(table_id=table.pk, user=seat.user, action=action, version=None)
     loser.refresh_from_db()
     assert loser.timeouts == 3
     refused = client_for(loser.user).post(
@@ -95,13 +97,13 @@ def test_after_three_timeouts_a_bot_takes_the_seat_and_the_player_is_ranked_last
         state = DN.from_json(table.state)
         action = rng.choice(DN.legal_actions(state, seat.position))
         with django_capture_on_commit_callbacks(execute=True):
-            services.move_play(table_id=table.pk, user=seat.user, action=action, version=None)
+            move_play(table_id=table.pk, user=seat.user, action=action, version=None)
     loser.refresh_from_db()
     assert table.status == Table.Status.FINISHED
     assert loser.rank == 1
     assert table.outcome["forfeited"] == [loser.position]
     assert Move.objects.filter(table=table, position=loser.position, by=Move.By.BOT).exists()
-    assert DN.to_json(services.replay_state(table)) == table.state
+    assert DN.to_json(state_replay(table)) == table.state
 
 
 def test_a_failing_bot_still_plays_a_legal_move(running_table, monkeypatch):
@@ -109,7 +111,7 @@ def test_a_failing_bot_still_plays_a_legal_move(running_table, monkeypatch):
         def choose(self, view, legal_actions, rng):
             raise RuntimeError("search exploded")
 
-    monkeypatch.setattr(bot_turns, "get_bot", lambda level, game=None: BrokenBot())
+    monkeypatch.setattr(bot_moves, "get_bot", lambda level, game=None: BrokenBot())
     _expire(running_table)
     assert sweeps.sweep_deadlines() == 1
     assert Move.objects.count() == 1
@@ -120,7 +122,7 @@ def test_a_bot_answering_nonsense_still_plays_a_legal_move(running_table, monkey
         def choose(self, view, legal_actions, rng):
             return {"type": "fly"}
 
-    monkeypatch.setattr(bot_turns, "get_bot", lambda level, game=None: SillyBot())
+    monkeypatch.setattr(bot_moves, "get_bot", lambda level, game=None: SillyBot())
     _expire(running_table)
     assert sweeps.sweep_deadlines() == 1
     move = Move.objects.get()

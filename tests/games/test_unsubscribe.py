@@ -13,7 +13,7 @@ from django.test import Client
 from django.utils import timezone
 
 from accounts.models import REMINDERS_OFF, User
-from games import sweeps
+from games.jobs import sweeps
 from games.models import Seat, Table
 
 pytestmark = pytest.mark.django_db

@@ -8,9 +8,12 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from games import services, sweeps, vacations
 from games.errors import GameError
+from games.jobs import sweeps
 from games.models import Move, Seat, Table
+from games.services import vacations
+from games.services.moves import move_play
+from games.services.tables import table_create, table_join
 from tests.conftest import client_for
 
 pytestmark = pytest.mark.django_db
@@ -58,7 +61,7 @@ def test_a_turn_that_starts_during_a_vacation_waits_with_a_full_clock(running_ta
     rules = get_rules("district-noir")
     state = rules.from_json(running_table.state)
     action = rules.legal_actions(state, mover.position)[0]
-    services.move_play(table_id=running_table.pk, user=mover.user, action=action, version=None)
+    move_play(table_id=running_table.pk, user=mover.user, action=action, version=None)
     away.refresh_from_db()
     assert away.is_waiting and away.deadline is None
     assert away.paused_remaining == dt.timedelta(seconds=running_table.seconds_per_move)
@@ -66,10 +69,8 @@ def test_a_turn_that_starts_during_a_vacation_waits_with_a_full_clock(running_ta
 
 
 def test_live_games_keep_their_clocks_during_a_vacation(alice, bob):
-    table = services.table_create(
-        user=alice, game="district-noir", num_seats=2, seconds_per_move=300
-    )
-    services.table_join(table_id=table.pk, user=bob)
+    table = table_create(user=alice, game="district-noir", num_seats=2, seconds_per_move=300)
+    table_join(table_id=table.pk, user=bob)
     seat = _waiting(table)
     deadline = seat.deadline
     vacations.vacation_start(user=seat.user, days=1)
@@ -82,7 +83,7 @@ def test_at_most_thirty_vacation_days_a_year(alice):
     vacations.vacation_start(user=alice, days=20, now=now)
     with pytest.raises(GameError, match="already on vacation"):
         vacations.vacation_start(user=alice, days=1, now=now)
-    vacations.vacation_end(vacation_id=vacations.current_vacation(alice).pk, now=now + 20 * DAY)
+    vacations.vacation_end(vacation_id=vacations.vacation_current(alice).pk, now=now + 20 * DAY)
     assert vacations.vacation_left(alice, now + 20 * DAY) == 10 * DAY
     with pytest.raises(GameError, match="more vacation days"):
         vacations.vacation_start(user=alice, days=11, now=now + 20 * DAY)
@@ -91,7 +92,7 @@ def test_at_most_thirty_vacation_days_a_year(alice):
 def test_a_vacation_cut_short_counts_only_the_time_taken(alice):
     now = timezone.now()
     vacations.vacation_start(user=alice, days=10, now=now)
-    vacations.vacation_end(vacation_id=vacations.current_vacation(alice).pk, now=now + 2 * DAY)
+    vacations.vacation_end(vacation_id=vacations.vacation_current(alice).pk, now=now + 2 * DAY)
     assert vacations.vacation_left(alice, now + 2 * DAY) == 28 * DAY
 
 
@@ -107,7 +108,7 @@ def test_a_vacation_cut_short_counts_only_the_time_taken(alice):
 def test_time_away_counts_by_the_hour_begun(alice, away, used):
     now = timezone.now()
     vacations.vacation_start(user=alice, days=3, now=now)
-    vacations.vacation_end(vacation_id=vacations.current_vacation(alice).pk, now=now + away)
+    vacations.vacation_end(vacation_id=vacations.vacation_current(alice).pk, now=now + away)
     assert vacations.vacation_left(alice, now + away) == 30 * DAY - used
 
 
@@ -123,7 +124,7 @@ def test_back_after_a_minute_the_pages_show_what_is_left_and_how_it_counts(alice
     assert client.post(reverse("vacation_start"), {"days": 30}).status_code == 400
     assert client.post(reverse("vacation_start"), {"days": 29}).status_code == 302
     whole = timezone.now() + 30 * DAY  # this one runs its full 29 days
-    vacations.vacation_end(vacation_id=vacations.current_vacation(alice).pk, now=whole)
+    vacations.vacation_end(vacation_id=vacations.vacation_current(alice).pk, now=whole)
     page = client.get(reverse("play_settings")).content.decode()
     assert "Vacation left this year: 23 hours." in page
     assert "Start my vacation" not in page  # less than a day: no vacation can start

@@ -9,9 +9,9 @@ import pytest
 from django.db.models import F
 from django.urls import reverse
 
-from games import services
 from games.models import Move, Table
 from games.rules import get_rules
+from games.services.tables import table_create
 from tests.conftest import client_for, user_at
 
 pytestmark = pytest.mark.django_db
@@ -33,9 +33,7 @@ def _turn(table):
 
 
 def test_the_lobby_shows_open_tables_to_visitors_and_your_turn_to_players(running_table, alice):
-    open_table = services.table_create(
-        user=alice, game="district-noir", num_seats=2, seconds_per_move=86400
-    )
+    open_table = table_create(user=alice, game="district-noir", num_seats=2, seconds_per_move=86400)
     anonymous = client_for(None).get(reverse("lobby"))
     assert anonymous.status_code == 200
     assert reverse("table_detail", args=[open_table.pk]).encode() in anonymous.content
@@ -60,9 +58,7 @@ def test_signed_in_player_opens_a_table_from_the_lobby_form(alice):
 
 
 def test_a_friend_joins_by_the_invite_link_and_the_game_starts(alice, bob):
-    table = services.table_create(
-        user=alice, game="district-noir", num_seats=2, seconds_per_move=86400
-    )
+    table = table_create(user=alice, game="district-noir", num_seats=2, seconds_per_move=86400)
     page = client_for(alice).get(reverse("table_detail", args=[table.pk]))
     invite = reverse("table_invite", args=[table.invite_code])
     assert invite.encode() in page.content
@@ -73,18 +69,14 @@ def test_a_friend_joins_by_the_invite_link_and_the_game_starts(alice, bob):
 
 
 def test_the_invite_link_asks_a_visitor_to_sign_in_first(alice):
-    table = services.table_create(
-        user=alice, game="district-noir", num_seats=2, seconds_per_move=86400
-    )
+    table = table_create(user=alice, game="district-noir", num_seats=2, seconds_per_move=86400)
     response = client_for(None).get(reverse("table_invite", args=[table.invite_code]))
     assert response.status_code == 302
     assert reverse("account_login") in response.url
 
 
 def test_join_leave_and_abort_buttons_work_from_the_table_page(alice, bob):
-    table = services.table_create(
-        user=alice, game="district-noir", num_seats=2, seconds_per_move=86400
-    )
+    table = table_create(user=alice, game="district-noir", num_seats=2, seconds_per_move=86400)
     response = client_for(alice).post(reverse("table_abort", args=[table.pk]))
     assert response.status_code == 302
     table.refresh_from_db()

@@ -16,8 +16,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from games.rules import IllegalAction, get_rules
-from games.rules.district_noir import DistrictNoir, DistrictNoirState, turn_of
-from games.rules.district_noir_cards import DECK, FACES, face_code
+from games.rules.district_noir.cards import DECK, FACES, face_code
+from games.rules.district_noir.game import DistrictNoir, DistrictNoirState, turn_of
 
 rules = DistrictNoir()
 

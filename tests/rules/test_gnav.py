@@ -19,8 +19,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from games.rules import IllegalAction, get_rules
-from games.rules.gnav import Gnav
-from games.rules.gnav_state import RANK_NAMES, GnavState
+from games.rules.gnav.game import Gnav
+from games.rules.gnav.state import RANK_NAMES, GnavState
 
 rules = Gnav()
 A, B, C, D = 0, 1, 2, 3

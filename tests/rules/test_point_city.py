@@ -17,12 +17,18 @@ from typing import Any
 import pytest
 
 from games.rules import IllegalAction, get_rules
-from games.rules.point_city import PointCity
-from games.rules.point_city_cards import CARD_FILE, KINDS, RESOURCE_NAMES, RESOURCES, load_cards
-from games.rules.point_city_pay import payments
-from games.rules.point_city_scoring import permanent, token_points
-from games.rules.point_city_state import OVER, Player, PointCityState
-from games.rules.point_city_view import card_view
+from games.rules.point_city.cards import (
+    CARD_FILE,
+    KINDS,
+    RESOURCE_NAMES,
+    RESOURCES,
+    load_cards,
+)
+from games.rules.point_city.game import PointCity
+from games.rules.point_city.pay import payments
+from games.rules.point_city.scoring import permanent, token_points
+from games.rules.point_city.state import OVER, Player, PointCityState
+from games.rules.point_city.view import card_view
 
 rules = PointCity()
 CARDS = rules.cards

@@ -15,9 +15,9 @@ from typing import Any
 import pytest
 
 from games.rules import IllegalAction, get_rules
-from games.rules.slide import Slide
-from games.rules.slide_grid import HOLE, score_grid
-from games.rules.slide_state import OVER, PICK, SLIDE, SlideState
+from games.rules.slide.game import Slide
+from games.rules.slide.grid import HOLE, score_grid
+from games.rules.slide.state import OVER, PICK, SLIDE, SlideState
 
 rules = Slide()
 

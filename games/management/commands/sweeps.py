@@ -6,7 +6,7 @@ from django.core.management.base import BaseCommand
 from django.utils import timezone
 
 from accounts.models import Vacation
-from games import sweeps
+from games.jobs import sweeps
 from games.models import Reminder, Seat
 
 SHOW = 10

@@ -7,8 +7,8 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from games.fairness import GameRecord, game_record, replays_exactly
 from games.models import Table
+from games.selectors.fairness import GameRecord, game_record, replays_exactly
 
 
 class Command(BaseCommand):

@@ -1,0 +1,90 @@
+"""The periodic sweeps: timeouts, reminders and the end of vacations.
+
+Each selects only what is due, by index, and is safe to run twice or on two
+workers at once: timeouts re-check under the table lock, reminders are unique
+rows per seat, turn and kind, and e-mails are sent under a row lock.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import logging
+
+from django.db import transaction
+from django.utils import timezone
+
+from accounts.models import Vacation
+from games.errors import GameError
+from games.models import Reminder, Seat
+from games.services.bot_moves import seat_time_out
+from games.services.health import heartbeat_record
+from games.services.reminders import reminders_send
+
+logger = logging.getLogger(__name__)
+
+BATCH = 200
+# A player who loaded, polled or held a socket to the table this recently has it open.
+PRESENCE = dt.timedelta(seconds=90)
+
+
+def sweep_deadlines(now: dt.datetime | None = None) -> int:
+    """Plays a bot move for every seat whose time ran out. Returns how many were played."""
+    heartbeat_record()
+    now = now or timezone.now()
+    due = Seat.objects.filter(is_waiting=True, deadline__lte=now).order_by("deadline")
+    played = 0
+    for table_id, position in due.values_list("table_id", "position")[:BATCH]:
+        try:
+            played += seat_time_out(table_id=table_id, position=position, now=now) is not None
+        except GameError as exc:  # e.g. the table vanished meanwhile
+            logger.warning("timeout at table %s seat %s: %s", table_id, position, exc.message)
+    return played
+
+
+def _queue(kind: str, field: str, now: dt.datetime) -> int:
+    """Turns the seats due for a notice into Reminder rows (once per turn), or postpones them."""
+    queued = 0
+    with transaction.atomic():
+        due = (
+            Seat.objects.select_for_update(skip_locked=True, of=("self",))
+            .select_related("user")
+            .filter(**{f"{field}__lte": now})
+            .order_by(field)[:BATCH]
+        )
+        for seat in due:
+            user = seat.user
+            later = None
+            if seat.is_waiting and user is not None and not seat.is_bot and user.wants_reminders:
+                if seat.seen_at and seat.seen_at >= now - PRESENCE:
+                    later = seat.seen_at + PRESENCE  # they are looking at it right now
+                else:
+                    later = user.quiet_until(now)
+                if later is None:
+                    _, created = Reminder.objects.get_or_create(
+                        seat=seat, turn=seat.turn, kind=kind, defaults={"user": user}
+                    )
+                    queued += created
+            setattr(seat, field, later)
+            seat.save(update_fields=[field])
+    return queued
+
+
+def sweep_reminders(now: dt.datetime | None = None) -> int:
+    """Queues due turn reminders and warnings, then sends one e-mail per player."""
+    now = now or timezone.now()
+    _queue(Reminder.Kind.TURN, "reminder_due_at", now)
+    _queue(Reminder.Kind.WARNING, "warn_at", now)
+    users = Reminder.objects.filter(sent_at__isnull=True).values_list("user_id", flat=True)
+    return sum(reminders_send(user_id, now) for user_id in sorted(set(users)))
+
+
+def sweep_vacations(now: dt.datetime | None = None) -> int:
+    """Starts the clocks again for every vacation that has run out."""
+    from games.services.vacations import vacation_end
+
+    now = now or timezone.now()
+    ended = Vacation.objects.filter(ended_at__isnull=True, ends_at__lte=now)
+    count = 0
+    for vacation in ended[:BATCH]:
+        count += vacation_end(vacation_id=vacation.pk, now=now)
+    return count

@@ -1,0 +1,167 @@
+"""The table's websocket: pushes of the board, and moves sent over the open socket.
+
+- A push: the group message carries only the table's version (never a seat's data). Each
+  socket sends its page the parts that changed for it (``boards.changed_parts``): the public
+  part from the cache, rendered once per version and language for everyone, and this seat's
+  private part when it changed; one query for the table row.
+- A page says which version it shows when its socket opens (``{"hello": version, "digest":
+  ...}``, also after a reconnect): if the table moved on meanwhile, it gets the board at once.
+- A move (``ws-send`` of the board's form: ``action``, ``version``) goes through the same
+  ``submissions.move_submit`` as the HTTP post; the answer (the reason of a refusal for
+  ``#board-message``, and the changed parts) comes back on this socket only.
+- ``ping``, every 30 s: keeps the player's presence fresh and the socket in its group (a group
+  membership expires in the channel layer, and is lost when Redis restarts empty).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from typing import Any
+from urllib.parse import parse_qs
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncWebsocketConsumer
+from django.contrib.auth.models import AnonymousUser
+from django.http import HttpRequest
+from django.utils import timezone, translation
+from django.utils.translation import gettext
+
+from games import boards, submissions
+from games.live import broadcast
+from games.models import Seat, Table
+from games.services.events import PAGE_ID_LENGTH
+
+logger = logging.getLogger(__name__)
+
+# A move or a hello is a few hundred bytes; anything much larger is not from our page.
+MAX_MESSAGE_CHARS = 4000
+
+
+class TableConsumer(AsyncWebsocketConsumer):
+    async def connect(self) -> None:
+        self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
+        query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))
+        self.page_id = query.get("page", [""])[0][:PAGE_ID_LENGTH]
+        self.user = self.scope.get("user") or AnonymousUser()
+        self.language = self._language()
+        self.sent = boards.SentParts()
+        self.audience = await self._audience()
+        if self.audience is None:
+            await self.close()
+            return
+        self.group = broadcast.group_name(self.table_id)
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.accept()
+        await self._touch_presence()
+
+    async def disconnect(self, code: int) -> None:
+        if hasattr(self, "group"):
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        if not text_data or text_data == "ping":
+            await self.channel_layer.group_add(self.group, self.channel_name)
+            await self._touch_presence()
+            return
+        if len(text_data) > MAX_MESSAGE_CHARS:
+            return
+        try:
+            message = json.loads(text_data)
+        except (ValueError, RecursionError):
+            return
+        if not isinstance(message, dict):
+            return
+        try:
+            if "hello" in message:
+                await self._hello(message)
+            elif "action" in message:
+                await self.send_html(await self._move(message))
+        except Exception:  # a bug must not drop the page's socket: say so, and log it
+            logger.exception("table %s: a socket message failed", self.table_id)
+            with translation.override(self.language):
+                await self.send_html(self._message(gettext("Something went wrong; try again.")))
+
+    async def table_changed(self, event: dict[str, Any]) -> None:
+        if self.page_id and event.get("origin") == self.page_id:
+            return  # this page made the change: the answer to its move was the new board
+        if event.get("version", 0) <= self.sent.version:
+            return  # a board rendered since (from the table as it was then) is newer
+        await self.send_html(await self._changed_parts())
+
+    async def send_html(self, html: str) -> None:
+        if html:
+            await self.send(text_data=html)
+
+    async def _hello(self, message: dict[str, Any]) -> None:
+        """The page's socket (re)opened, its board at ``hello`` (a version) with a private part
+        of ``digest``: if the table moved on since, the page gets what changed at once."""
+        version = message.get("hello")
+        digest = message.get("digest")
+        if not isinstance(version, int) or isinstance(version, bool):
+            version = -1
+        self.sent.version = version
+        self.sent.private_digest = digest[:32] if isinstance(digest, str) else None
+        if await self._current_version() != version:
+            await self.send_html(await self._changed_parts())
+
+    @database_sync_to_async
+    def _current_version(self) -> int | None:
+        return Table.objects.filter(pk=self.table_id).values_list("version", flat=True).first()
+
+    @database_sync_to_async
+    def _audience(self) -> boards.Audience | None:
+        """Who this socket's page is for, or None if there is no such table."""
+        if not Table.objects.filter(pk=self.table_id).exists():
+            return None
+        user_id = self.user.pk if self.user.is_authenticated else None
+        position = None
+        if user_id is not None:
+            position = (
+                Seat.objects.filter(table_id=self.table_id, user_id=user_id)
+                .values_list("position", flat=True)
+                .first()
+            )
+        return boards.Audience(position=position, user_id=user_id)
+
+    @database_sync_to_async
+    def _touch_presence(self) -> None:
+        if self.user.is_authenticated:
+            Seat.objects.filter(table_id=self.table_id, user=self.user).update(
+                seen_at=timezone.now()
+            )
+
+    @database_sync_to_async
+    def _changed_parts(self) -> str:
+        """The parts of the board as it is now that this page does not show yet."""
+        with translation.override(self.language):
+            return boards.changed_since(self.table_id, self.audience, self.sent)
+
+    @database_sync_to_async
+    def _move(self, message: dict[str, Any]) -> str:
+        """Plays a move sent over the socket: the answer for ``#board-message``, and the
+        parts of the board that changed for this page."""
+        with translation.override(self.language):
+            outcome = submissions.move_submit(
+                table_id=self.table_id, user=self.user, data=message, origin=self.page_id
+            )
+            if outcome.table is None:
+                return self._message(outcome.message)
+            board = boards.board_for(
+                outcome.table, self.audience, outcome.seats, state=outcome.state
+            )
+            return self._message(outcome.message) + boards.changed_parts(board, self.sent)
+
+    @staticmethod
+    def _message(text: str) -> str:
+        return f'<div id="board-message" class="board-message">{boards.message_html(text)}</div>'
+
+    def _language(self) -> str:
+        """The page's language, as for HTTP: the player's choice, else the cookie or browser's."""
+        if self.user.is_authenticated and getattr(self.user, "language", ""):
+            return self.user.language
+        request = HttpRequest()
+        request.COOKIES = self.scope.get("cookies", {})
+        accept = dict(self.scope.get("headers", [])).get(b"accept-language", b"")
+        request.META["HTTP_ACCEPT_LANGUAGE"] = accept.decode("latin-1")
+        return translation.get_language_from_request(request)

@@ -1,0 +1,209 @@
+"""Read side of ratings: leaderboards and player profiles, each a fixed number of queries."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.core.paginator import Page, Paginator
+from django.db.models import (
+    BooleanField,
+    Case,
+    Count,
+    Exists,
+    IntegerField,
+    OuterRef,
+    Prefetch,
+    Q,
+    QuerySet,
+    Subquery,
+    Value,
+    When,
+)
+from django.db.models.functions import Coalesce
+
+from accounts.models import User
+from games.catalog import playable_games
+from games.models import Rating, RatingChange, Seat, Table
+from games.rules import Rules
+from games.selectors.charts import Chart, rating_chart
+from games.services.ratings import PROVISIONAL_GAMES
+
+LEADERBOARD_PAGE_SIZE = 50
+PROFILE_PAGE_SIZE = 20
+RUNNING_LIMIT = 50
+# The chart draws at most this many of a player's latest rated games.
+CHART_LIMIT = 300
+
+
+def _page(queryset: QuerySet, number: str | int | None, size: int) -> Page:
+    page = Paginator(queryset, size).get_page(number)
+    page.object_list = list(page.object_list)
+    return page
+
+
+@dataclass
+class Leaderboard:
+    rules: Rules
+    games: tuple[Rules, ...]
+    established: Page
+    provisional: Page
+    provisional_games: int = PROVISIONAL_GAMES
+
+
+def leaderboard_for(
+    rules: Rules, *, page: str | int | None = 1, provisional_page: str | int | None = 1
+) -> Leaderboard:
+    """Players with enough rated games by rating; the others apart, as provisional. 4 queries."""
+    ratings = (
+        Rating.objects.filter(game=rules.slug)
+        .select_related("user")
+        .order_by("-ordinal", "-games_played", "user_id")
+    )
+    return Leaderboard(
+        rules=rules,
+        games=playable_games(),
+        established=_page(
+            ratings.filter(games_played__gte=PROVISIONAL_GAMES), page, LEADERBOARD_PAGE_SIZE
+        ),
+        provisional=_page(
+            ratings.filter(games_played__lt=PROVISIONAL_GAMES),
+            provisional_page,
+            LEADERBOARD_PAGE_SIZE,
+        ),
+    )
+
+
+def leaderboard_top(rules: Rules, *, limit: int = 5) -> list[Rating]:
+    """The first ``limit`` players: established ones by rating, then provisional ones. 1 query."""
+    established = Case(
+        When(games_played__gte=PROVISIONAL_GAMES, then=Value(True)),
+        default=Value(False),
+        output_field=BooleanField(),
+    )
+    return list(
+        Rating.objects.filter(game=rules.slug)
+        .select_related("user")
+        .annotate(established=established)
+        .order_by("-established", "-ordinal", "-games_played", "user_id")[:limit]
+    )
+
+
+@dataclass
+class Record:
+    game: str
+    name: str
+    wins: int
+    draws: int
+    losses: int
+
+    @property
+    def played(self) -> int:
+        return self.wins + self.draws + self.losses
+
+
+@dataclass
+class Profile:
+    player: User
+    ratings: list[Rating]
+    chart: Chart
+    records: list[Record]
+    running: list[Table]
+    finished: Page
+    provisional_games: int = PROVISIONAL_GAMES
+
+
+def profile_for(player: User, *, page: str | int | None = 1) -> Profile:
+    """A player's ratings, chart, record, running and finished games. 9 queries."""
+    names = {rules.slug: rules.name for rules in playable_games()}
+    return Profile(
+        player=player,
+        ratings=_ratings_with_place(player, names),
+        chart=rating_chart(_chart_changes(player), names),
+        records=_records(player, names),
+        running=list(
+            _with_seats(
+                Table.objects.filter(status=Table.Status.RUNNING, seats__user=player)
+            ).order_by("-started_at", "-pk")[:RUNNING_LIMIT]
+        ),
+        finished=_finished_page(player, page),
+    )
+
+
+def _ratings_with_place(player: User, names: dict[str, str]) -> list[Rating]:
+    """The player's ratings, each with its place on the leaderboard if not provisional."""
+    above = (
+        Rating.objects.filter(
+            game=OuterRef("game"),
+            games_played__gte=PROVISIONAL_GAMES,
+            ordinal__gt=OuterRef("ordinal"),
+        )
+        .order_by()
+        .values("game")
+        .annotate(n=Count("pk"))
+        .values("n")
+    )
+    ratings = list(
+        Rating.objects.filter(user=player)
+        .annotate(above=Coalesce(Subquery(above, output_field=IntegerField()), 0))
+        .order_by("-last_played")
+    )
+    for rating in ratings:
+        rating.game_name = names.get(rating.game, rating.game)
+        rating.provisional = rating.games_played < PROVISIONAL_GAMES
+        rating.place = None if rating.provisional else rating.above + 1
+    return ratings
+
+
+def _chart_changes(player: User) -> list[RatingChange]:
+    latest = RatingChange.objects.filter(user=player).order_by("-created_at", "-id")
+    return list(reversed(latest[:CHART_LIMIT]))
+
+
+def _records(player: User, names: dict[str, str]) -> list[Record]:
+    """Wins (alone in first place), draws (first place shared) and losses, per game."""
+    shared_first = Seat.objects.filter(table=OuterRef("table"), rank=0).exclude(pk=OuterRef("pk"))
+    rows = (
+        Seat.objects.filter(user=player, table__status=Table.Status.FINISHED, rank__isnull=False)
+        .annotate(shared=Exists(shared_first))
+        .values("table__game")
+        .annotate(
+            wins=Count("pk", filter=Q(rank=0, shared=False)),
+            draws=Count("pk", filter=Q(rank=0, shared=True)),
+            losses=Count("pk", filter=Q(rank__gt=0)),
+        )
+        .order_by("table__game")
+    )
+    return [
+        Record(
+            game=row["table__game"],
+            name=names.get(row["table__game"], row["table__game"]),
+            wins=row["wins"],
+            draws=row["draws"],
+            losses=row["losses"],
+        )
+        for row in rows
+    ]
+
+
+def _with_seats(tables: QuerySet[Table]) -> QuerySet[Table]:
+    return tables.defer("state", "options").prefetch_related(
+        Prefetch("seats", queryset=Seat.objects.select_related("user"))
+    )
+
+
+def _finished_page(player: User, number: str | int | None) -> Page:
+    """The player's finished games, newest first, each with their seat and rating change."""
+    tables = _with_seats(
+        Table.objects.filter(status=Table.Status.FINISHED, seats__user=player)
+    ).order_by("-finished_at", "-pk")
+    page = _page(tables, number, PROFILE_PAGE_SIZE)
+    changes = {
+        change.table_id: change
+        for change in RatingChange.objects.filter(
+            user=player, table_id__in=[t.pk for t in page.object_list]
+        )
+    }
+    for table in page.object_list:
+        table.player_seat = next(s for s in table.seats.all() if s.user_id == player.pk)
+        table.rating_change = changes.get(table.pk)
+    return page

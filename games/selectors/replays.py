@@ -1,0 +1,148 @@
+"""Replays of finished games, step by step, as a spectator saw them.
+
+Step ``n`` is the state after the first ``n`` moves of the log, rebuilt from the
+revealed seed (``setup`` then ``apply``). Every step shows only the spectator's
+view. The last one shows the board once, then the game's result, then what each seat
+still held hidden from spectators (its own view of the final state), once per seat.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.template import TemplateDoesNotExist
+from django.template.loader import get_template
+
+from games.models import Move, RatingChange, Seat, Table
+from games.rules import get_rules
+from games.selectors.fairness import seed_commitment
+
+# What a seat's view holds beyond a spectator's that is no card: whose view it is, what it may do,
+# its log (told from its side).
+NOT_HIDDEN_CARDS = frozenset({"seat", "legal_actions", "log"})
+
+
+def hides_something(seat_view: dict[str, Any], spectator_view: dict[str, Any]) -> bool:
+    """Whether a seat's view shows anything a spectator's does not (an empty hand is nothing)."""
+    for key in (seat_view.keys() | spectator_view.keys()) - NOT_HIDDEN_CARDS:
+        mine, public = seat_view.get(key), spectator_view.get(key)
+        if mine != public and (mine or public):
+            return True
+    return False
+
+
+def reveal_template(slug: str) -> str | None:
+    """A game's own partial for the revealed hands (``views``: each seat's final view, and
+    ``hidden``: the seats that held anything hidden), if it has one; else each such seat's
+    whole board is shown."""
+    name = f"games/{slug}/reveal.html"
+    try:
+        get_template(name)
+    except TemplateDoesNotExist:
+        return None
+    return name
+
+
+@dataclass(frozen=True)
+class ResultRow:
+    seat: Seat
+    rank: int
+    score: float | None
+    change: RatingChange | None
+
+
+@dataclass
+class Replay:
+    table: Table
+    seats: list[Seat]
+    step: int
+    total: int
+    view: dict[str, Any]
+    # Who made the move that led to this step: (position, by), None at the start.
+    last_move: tuple[int, str] | None
+    # Each seat's view of the final state, on the last step only.
+    reveal: list[dict[str, Any]] = field(default_factory=list)
+    # The seats whose final view shows anything the spectator's does not, on the last step.
+    hidden_seats: list[int] = field(default_factory=list)
+
+    @property
+    def at_start(self) -> bool:
+        return self.step == 0
+
+    @property
+    def at_end(self) -> bool:
+        return self.step == self.total
+
+    @property
+    def previous(self) -> int:
+        return max(self.step - 1, 0)
+
+    @property
+    def next(self) -> int:
+        return min(self.step + 1, self.total)
+
+    @property
+    def seed_sha256(self) -> str:
+        return seed_commitment(self.table.seed)
+
+    @property
+    def reveal_template(self) -> str | None:
+        return reveal_template(self.table.game)
+
+    @property
+    def last_move_by(self) -> str:
+        """Who made the last move: the player, a bot, or the clock (a timeout)."""
+        return Move.By(self.last_move[1]).label if self.last_move else ""
+
+    @property
+    def last_mover(self) -> Seat | None:
+        if self.last_move is None:
+            return None
+        return next((s for s in self.seats if s.position == self.last_move[0]), None)
+
+
+def replay_at(table: Table, step: int) -> Replay:
+    """A finished table at ``step`` (clamped to the game): 2 queries, seats and moves."""
+    if not table.is_finished or table.seed is None:
+        raise ValueError("Only a finished game can be replayed.")
+    rules = get_rules(table.game)
+    seats = list(table.seats.select_related("user"))
+    moves = list(table.moves.order_by("seq").values_list("position", "action", "by"))
+    step = min(max(step, 0), len(moves))
+    state = rules.setup(table.num_seats, table.seed, table.options)
+    for position, action, _by in moves[:step]:
+        state = rules.apply(state, position, action)
+    replay = Replay(
+        table=table,
+        seats=seats,
+        step=step,
+        total=len(moves),
+        view=rules.view(state, None),
+        last_move=(moves[step - 1][0], moves[step - 1][2]) if step else None,
+    )
+    if replay.at_end:
+        replay.reveal = [rules.view(state, seat) for seat in range(table.num_seats)]
+        replay.hidden_seats = [
+            seat
+            for seat, seat_view in enumerate(replay.reveal)
+            if hides_something(seat_view, replay.view)
+        ]
+    return replay
+
+
+def table_results(table: Table, seats: list[Seat]) -> list[ResultRow]:
+    """Each player's place, score and rating change, best first: 1 query."""
+    outcome = table.outcome or {}
+    ranks, scores = outcome.get("ranks", []), outcome.get("scores", [])
+    changes = {c.user_id: c for c in RatingChange.objects.filter(table=table)}
+    rows = [
+        ResultRow(
+            seat=seat,
+            rank=ranks[seat.position] if seat.position < len(ranks) else 0,
+            score=scores[seat.position] if seat.position < len(scores) else None,
+            change=changes.get(seat.user_id) if seat.user_id else None,
+        )
+        for seat in seats
+    ]
+    return sorted(rows, key=lambda row: (row.rank, row.seat.position))

@@ -1,0 +1,81 @@
+"""Moves made for a seat by a bot: a bot's own turns and a player's timeouts.
+
+A bot gets only the seat's view and legal actions. Whatever goes wrong inside a
+bot, a legal move is still played, so a game never gets stuck on a bot.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import logging
+import random
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from games.bots import get_bot
+from games.models import Move, Seat, Table
+from games.rules import Action, Rules
+from games.services.locking import table_locked, table_rules, table_seats
+from games.services.moves import move_apply
+
+logger = logging.getLogger(__name__)
+
+TIMEOUT_BOT = "random"
+
+
+def choose_for_seat(rules: Rules, state: Any, position: int, level: str, seed: str) -> Action:
+    view = rules.view(state, position)
+    legal = view["legal_actions"]
+    rng = random.Random(seed)
+    try:
+        action = get_bot(level, rules.slug).choose(view, list(legal), rng)
+    except Exception:
+        logger.exception("bot %s failed; playing a random legal move", level)
+        action = None
+    return action if action in legal else rng.choice(legal)
+
+
+def _play_for(table: Table, seat: Seat, level: str, by: str, seats: list[Seat]) -> Move:
+    rules = table_rules(table)
+    state = rules.from_json(table.state)
+    seed = f"{table.pk}:{table.version}:{seat.position}"
+    action = choose_for_seat(rules, state, seat.position, level, seed)
+    return move_apply(table, seat, action, by, seats=seats).move
+
+
+@transaction.atomic
+def bot_turn_play(*, table_id: int, version: int) -> Move | None:
+    """Plays one move for the first waiting bot seat, if the table is still at ``version``."""
+    table = table_locked(table_id)
+    if not table.is_running or table.version != version:
+        return None  # the table moved on; whoever moved it queued what comes next
+    seats = table_seats(table)
+    for seat in seats:
+        if seat.is_waiting and seat.is_bot:
+            return _play_for(table, seat, seat.bot_level or TIMEOUT_BOT, Move.By.BOT, seats)
+    return None
+
+
+@transaction.atomic
+def seat_time_out(*, table_id: int, position: int, now: dt.datetime | None = None) -> Move | None:
+    """Plays for a seat whose time ran out; after too many, a bot takes the seat for good.
+
+    Re-checked under the table's lock, so two sweeps never play the same timeout twice.
+    """
+    now = now or timezone.now()
+    table = table_locked(table_id)
+    if not table.is_running:
+        return None
+    seats = table_seats(table)
+    seat = next((s for s in seats if s.position == position), None)
+    if seat is None or not seat.is_waiting or seat.deadline is None or seat.deadline > now:
+        return None
+    if seat.is_bot:
+        return _play_for(table, seat, seat.bot_level or TIMEOUT_BOT, Move.By.BOT, seats)
+    seat.timeouts += 1
+    if seat.timeouts >= table.max_timeouts:
+        seat.replaced_by_bot = True
+    seat.save(update_fields=["timeouts", "replaced_by_bot"])
+    return _play_for(table, seat, TIMEOUT_BOT, Move.By.TIMEOUT, seats)

@@ -1,0 +1,58 @@
+"""The health check a load balancer or monitor asks: database, Redis, worker heartbeat."""
+
+from __future__ import annotations
+
+import contextlib
+import time
+
+from django.conf import settings
+from django.db import connection
+
+HEARTBEAT_KEY = "cardtables:worker-heartbeat"
+# The sweeps run every minute; a heartbeat older than this means no worker is sweeping.
+HEARTBEAT_STALE_SECONDS = 180
+
+_local_heartbeat: float | None = None
+
+
+def _redis():
+    import redis
+
+    return redis.Redis.from_url(settings.REDIS_URL, socket_timeout=1, socket_connect_timeout=1)
+
+
+def heartbeat_record(now: float | None = None) -> None:
+    """Called by every sweep: proof that a worker (or the embedded timer) is alive."""
+    global _local_heartbeat
+    now = time.time() if now is None else now
+    _local_heartbeat = now
+    if settings.REDIS_URL:
+        with contextlib.suppress(Exception):  # the health check reports Redis itself
+            _redis().set(HEARTBEAT_KEY, str(now), ex=24 * 3600)
+
+
+def check() -> dict[str, dict]:
+    report: dict[str, dict] = {}
+    try:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT 1")
+        report["database"] = {"ok": True}
+    except Exception as exc:
+        report["database"] = {"ok": False, "error": exc.__class__.__name__}
+
+    beat: float | None = _local_heartbeat
+    if settings.REDIS_URL:
+        try:
+            client = _redis()
+            client.ping()
+            report["redis"] = {"ok": True}
+            stored = client.get(HEARTBEAT_KEY)
+            beat = float(stored) if stored else None
+        except Exception as exc:
+            report["redis"] = {"ok": False, "error": exc.__class__.__name__}
+    else:
+        report["redis"] = {"ok": True, "note": "not used (embedded default)"}
+
+    age = None if beat is None else round(time.time() - beat, 1)
+    report["worker"] = {"ok": age is not None and age < HEARTBEAT_STALE_SECONDS, "age_s": age}
+    return report

@@ -1,0 +1,118 @@
+"""The reminder e-mail: one per player, listing every table waiting for them."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from django.conf import settings
+from django.core import signing
+from django.core.mail import EmailMultiAlternatives
+from django.db import transaction
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils import timezone, translation
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
+from accounts.models import REMINDERS_OFF, User
+from games.models import Reminder, Seat, Table
+
+UNSUBSCRIBE_SALT = "reminders-unsubscribe"
+
+
+def user_unsubscribe_token(user: User) -> str:
+    return signing.dumps(user.pk, salt=UNSUBSCRIBE_SALT)
+
+
+def user_from_unsubscribe_token(token: str) -> User | None:
+    try:
+        user_id = signing.loads(token, salt=UNSUBSCRIBE_SALT)
+    except signing.BadSignature:
+        return None
+    return User.objects.filter(pk=user_id).first()
+
+
+def reminders_off(user: User) -> None:
+    """Stops this player's reminder e-mails, and the ones already scheduled for their turns."""
+    with transaction.atomic():
+        User.objects.filter(pk=user.pk).update(reminder_delay=REMINDERS_OFF)
+        Seat.objects.filter(user=user).update(reminder_due_at=None, warn_at=None)
+    user.reminder_delay = REMINDERS_OFF
+
+
+def _absolute(path: str) -> str:
+    return f"{settings.SITE_URL}{path}"
+
+
+def reminders_send(user_id: int, now: dt.datetime) -> int:
+    """Sends this player's pending notices as one e-mail; 1 if one was sent.
+
+    The rows stay locked while the e-mail goes out: a second worker skips them, and
+    a worker killed before the commit leaves them pending for the next sweep.
+    """
+    with transaction.atomic():
+        pending = list(
+            Reminder.objects.select_for_update(skip_locked=True)
+            .filter(user_id=user_id, sent_at__isnull=True)
+            .select_related("seat", "user")
+        )
+        if not pending:
+            return 0
+        user = pending[0].user
+        current = [r for r in pending if r.seat.is_waiting and r.seat.turn == r.turn]
+        sent = 0
+        if current and user.wants_reminders and user.email:
+            _send(user, warnings=[r.seat for r in current if r.kind == Reminder.Kind.WARNING])
+            sent = 1
+        Reminder.objects.filter(pk__in=[r.pk for r in pending]).update(sent_at=now)
+    return sent
+
+
+def _send(user: User, warnings: list[Seat]) -> None:
+    waiting = list(
+        Seat.objects.filter(user=user, is_waiting=True, table__status=Table.Status.RUNNING)
+        .select_related("table")
+        .order_by("deadline")
+    )
+    warned = {seat.pk for seat in warnings}
+    rows = [
+        {
+            "table": seat.table,
+            "url": _absolute(reverse("table_detail", args=[seat.table_id])),
+            "deadline": seat.deadline,
+            "warning": seat.pk in warned,
+        }
+        for seat in waiting
+    ]
+    unsubscribe = _absolute(reverse("unsubscribe", args=[user_unsubscribe_token(user)]))
+    language = getattr(user, "language", None) or settings.LANGUAGE_CODE
+    with translation.override(language), timezone.override(user.zone):
+        context = {
+            "user": user,
+            "rows": rows,
+            "unsubscribe_url": unsubscribe,
+            "settings_url": _absolute(reverse("play_settings")),
+            "site_name": settings.SITE_NAME,
+            "site_url": settings.SITE_URL,
+        }
+        if warnings:
+            subject = _("Time is nearly up in one of your games")
+        else:
+            subject = ngettext(
+                "A game is waiting for your move",
+                "%(count)d games are waiting for your move",
+                len(rows),
+            ) % {"count": len(rows)}
+        text = render_to_string("emails/reminder.txt", context)
+        html = render_to_string("emails/reminder.html", context)
+    message = EmailMultiAlternatives(
+        subject=subject,
+        body=text,
+        to=[user.email],
+        headers={
+            "List-Unsubscribe": f"<{unsubscribe}>",
+            "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
+        },
+    )
+    message.attach_alternative(html, "text/html")
+    message.send()

@@ -1,0 +1,169 @@
+"""Tables: opening one, taking and leaving seats, seating bots, aborting.
+
+Each runs in one transaction with the table row locked; a table that fills up starts its
+game here, and the first state is stored by ``games.services.moves.state_store``.
+"""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from accounts.models import User
+from games.bots import BOT_LEVELS
+from games.catalog import playable_rules
+from games.errors import Conflict, Forbidden, GameError
+from games.models import Seat, Table
+from games.services import events
+from games.services.locking import table_locked, table_rules
+from games.services.moves import state_store
+from games.time_controls import TIME_PER_MOVE_CHOICES
+
+SEED_BITS = 62
+
+
+@transaction.atomic
+def table_create(
+    *,
+    user: User,
+    game: str,
+    num_seats: int,
+    seconds_per_move: int,
+    options: dict[str, Any] | None = None,
+    rated: bool = True,
+) -> Table:
+    """Opens a table and seats its creator at the first seat."""
+    rules = playable_rules(game)
+    if rules is None:
+        raise GameError(_("There is no such game."))
+    if not rules.min_players <= num_seats <= rules.max_players:
+        raise GameError(_("This game cannot be played with that many players."))
+    if seconds_per_move not in dict(TIME_PER_MOVE_CHOICES):
+        raise GameError(_("Choose one of the offered times per move."))
+    options = {**rules.default_options, **(options or {})}
+    try:
+        rules.setup(num_seats, 0, options)  # refuses unknown or impossible options now, not later
+    except (ValueError, TypeError, KeyError):
+        raise GameError(_("Those table options are not valid for this game.")) from None
+    table = Table.objects.create(
+        game=game,
+        num_seats=num_seats,
+        seconds_per_move=seconds_per_move,
+        options=options,
+        created_by=user,
+        rated=rated,
+    )
+    Seat.objects.create(table=table, position=0, user=user)
+    if num_seats == 1:
+        _start(table)
+    return table
+
+
+@transaction.atomic
+def table_join(*, table_id: int, user: User) -> Table:
+    """Seats ``user`` at the first free seat; the game starts when the table is full."""
+    table = table_locked(table_id)
+    seats = list(table.seats.all())
+    if any(seat.user_id == user.pk for seat in seats):
+        return table
+    if not table.is_open:
+        raise Conflict(_("This table is no longer taking players."))
+    taken = {seat.position for seat in seats}
+    free = [pos for pos in range(table.num_seats) if pos not in taken]
+    if not free:
+        raise Conflict(_("This table is full."))
+    try:
+        with transaction.atomic():
+            Seat.objects.create(table=table, position=free[0], user=user)
+    except IntegrityError:
+        raise Conflict(_("That seat was just taken.")) from None
+    if len(free) == 1:
+        _start(table)
+    else:
+        _bump(table)
+    return table
+
+
+@transaction.atomic
+def table_seat_bot(*, table_id: int, user: User, level: str) -> Table:
+    """The creator fills the first free seat with a bot; the game starts when the table is full."""
+    if level not in BOT_LEVELS:
+        raise GameError(_("Choose one of the offered bot levels."))
+    table = table_locked(table_id)
+    if table.created_by_id != user.pk:
+        raise Forbidden(_("Only the player who opened this table can invite bots."))
+    if not table.is_open:
+        raise Conflict(_("This table is no longer taking players."))
+    taken = set(table.seats.values_list("position", flat=True))
+    free = [pos for pos in range(table.num_seats) if pos not in taken]
+    if not free:
+        raise Conflict(_("This table is full."))
+    Seat.objects.create(table=table, position=free[0], bot_level=level)
+    if len(free) == 1:
+        _start(table)
+    else:
+        _bump(table)
+    return table
+
+
+@transaction.atomic
+def table_create_against_bots(
+    *, user: User, game: str, num_seats: int, level: str, seconds_per_move: int
+) -> Table:
+    """Opens a table and fills every other seat with bots: the game starts at once."""
+    table = table_create(
+        user=user, game=game, num_seats=num_seats, seconds_per_move=seconds_per_move, rated=False
+    )
+    for _seat in range(num_seats - 1):
+        table_seat_bot(table_id=table.pk, user=user, level=level)
+    table.refresh_from_db()
+    return table
+
+
+@transaction.atomic
+def table_leave(*, table_id: int, user: User) -> Table:
+    """Gives up a seat before the game starts. The creator aborts instead."""
+    table = table_locked(table_id)
+    if not table.is_open:
+        raise Conflict(_("The game has started; you cannot leave it now."))
+    if table.created_by_id == user.pk:
+        raise Forbidden(_("You opened this table: abort it instead of leaving."))
+    deleted, _rows = table.seats.filter(user=user).delete()
+    if not deleted:
+        raise Forbidden(_("You are not seated at this table."))
+    _bump(table)
+    return table
+
+
+@transaction.atomic
+def table_abort(*, table_id: int, user: User) -> Table:
+    """The creator cancels a table that has not started."""
+    table = table_locked(table_id)
+    if table.created_by_id != user.pk:
+        raise Forbidden(_("Only the player who opened this table can abort it."))
+    if not table.is_open:
+        raise Conflict(_("Only a table that has not started can be aborted."))
+    table.status = Table.Status.ABORTED
+    table.finished_at = timezone.now()
+    table.save(update_fields=["status", "finished_at"])
+    _bump(table)
+    return table
+
+
+def _bump(table: Table) -> None:
+    table.version += 1
+    table.save(update_fields=["version"])
+    events.publish_on_commit([events.table_changed(table.pk, table.version)])
+
+
+def _start(table: Table) -> None:
+    rules = table_rules(table)
+    table.seed = secrets.randbits(SEED_BITS)
+    state = rules.setup(table.num_seats, table.seed, table.options)
+    table.status = Table.Status.RUNNING
+    table.started_at = timezone.now()
+    events.publish_on_commit(state_store(table, rules, state))

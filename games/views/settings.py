@@ -1,0 +1,91 @@
+"""The player's settings for reminders and vacations, and the one-click unsubscribe."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.db import transaction
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.views.decorators.csrf import csrf_exempt
+from django.views.decorators.http import require_http_methods, require_POST
+
+from games.errors import GameError
+from games.forms.settings import ReminderSettingsForm, VacationForm
+from games.models import Seat
+from games.services import clocks, vacations
+from games.services.reminders import reminders_off, user_from_unsubscribe_token
+
+
+def _page(request: HttpRequest, reminder_form=None, vacation_form=None, status=200):
+    return render(
+        request,
+        "settings/play.html",
+        {
+            "reminder_form": reminder_form or ReminderSettingsForm(instance=request.user),
+            "vacation_form": vacation_form or VacationForm(),
+            **vacations.vacation_context(request.user),
+        },
+        status=status,
+    )
+
+
+@login_required
+def play_settings(request: HttpRequest) -> HttpResponse:
+    if request.method != "POST":
+        return _page(request)
+    form = ReminderSettingsForm(request.POST, instance=request.user)
+    if not form.is_valid():
+        return _page(request, reminder_form=form, status=400)
+    with transaction.atomic():
+        user = form.save()
+        now = timezone.now()
+        for seat in Seat.objects.select_related("table").filter(user=user, is_waiting=True):
+            seat.user = user
+            clocks.seat_reminder_reschedule(seat, seat.table, now)
+            seat.save(update_fields=["reminder_due_at", "warn_at"])
+    messages.success(request, _("Your reminder settings are saved."))
+    return redirect("play_settings")
+
+
+@login_required
+@require_POST
+def vacation_start(request: HttpRequest) -> HttpResponse:
+    form = VacationForm(request.POST)
+    if not form.is_valid():
+        return _page(request, vacation_form=form, status=400)
+    try:
+        vacations.vacation_start(user=request.user, days=form.cleaned_data["days"])
+    except GameError as exc:
+        messages.error(request, exc.message)
+        return _page(request, vacation_form=form, status=exc.status)
+    messages.success(request, _("Enjoy your break: your turn-based clocks are stopped."))
+    return redirect("play_settings")
+
+
+@login_required
+@require_POST
+def vacation_end(request: HttpRequest) -> HttpResponse:
+    current = vacations.vacation_current(request.user)
+    if current is not None:
+        vacations.vacation_end(vacation_id=current.pk)
+        messages.success(request, _("Welcome back: your clocks are running again."))
+    return redirect("play_settings")
+
+
+@csrf_exempt  # a mail client's one-click POST (RFC 8058) carries no CSRF token
+@require_http_methods(["GET", "HEAD", "POST"])
+def unsubscribe(request: HttpRequest, token: str) -> HttpResponse:
+    """The link in every reminder; no sign-in needed, the signed token says who.
+
+    A GET only asks (a mail provider's link scanner opens every link); a POST, from the
+    page's button or a mail client's one-click (``List-Unsubscribe=One-Click``), decides.
+    """
+    user = user_from_unsubscribe_token(token)
+    if user is None:
+        return render(request, "settings/unsubscribe.html", {"invalid": True}, status=400)
+    if request.method == "POST":
+        reminders_off(user)
+    return render(request, "settings/unsubscribe.html", {"player": user})
