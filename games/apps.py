@@ -11,7 +11,7 @@ class GamesConfig(AppConfig):
         from games.live import broadcast
         from games.services.events import table_events
 
-        # The upper layers hear of every committed change (see games/events.py).
+        # The upper layers hear of every committed change (see games/services/events.py).
         table_events.connect(broadcast.on_table_events, dispatch_uid="live-push")
         table_events.connect(tasks.on_table_events, dispatch_uid="bot-turns")
 

@@ -8,7 +8,7 @@ from typing import TypeVar
 Html = TypeVar("Html", str, bytes)
 
 # Random per response, not per game: the CSRF token (masked afresh each time) and the
-# id each table page gets for its own moves' broadcasts (games/live.py).
+# id each table page gets for its own moves' broadcasts (games/live/broadcast.py).
 PER_RESPONSE = re.compile(r'(csrfmiddlewaretoken" value="|X-CSRFToken": "|X-Page": "|\?page=)[^"]+')
 
 

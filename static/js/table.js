@@ -9,7 +9,7 @@
   function page() { return document.querySelector(".table-page"); }
 
   // The socket opened (or reopened after a drop): say which board the page shows, so that a
-  // move made before it connected arrives at once (games/consumers.py, "hello").
+  // move made before it connected arrives at once (games/live/consumers.py, "hello").
   document.addEventListener("htmx:wsOpen", function (event) {
     socket = event.detail.socketWrapper;
     window.tableLive = true;

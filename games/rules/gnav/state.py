@@ -1,4 +1,4 @@
-"""Gnav's ranks, its state and the state's JSON form (the game is in games/rules/gnav.py).
+"""Gnav's ranks, its state and the state's JSON form (the game is in games/rules/gnav/game.py).
 
 Card ids are positions in the match's initial shuffle: ``faces[id]`` is the card's
 strength, fixed for the match, while every deal shuffles the ids anew. An id therefore
