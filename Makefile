@@ -4,15 +4,26 @@ PY := $(VENV)/bin/python
 PIP := $(VENV)/bin/pip
 PORT ?= 8000
 
-.PHONY: run test lint format install migrate bench messages
+.PHONY: run test lint format install lock migrate bench messages
 
-$(VENV)/.installed: requirements.txt requirements-dev.txt
+## Install exactly the locked tree: requirements.lock pins every package (runtime and dev
+## tools, pip included) with its hashes, so a fresh clone gets the same files as CI.
+$(VENV)/.installed: requirements.lock
 	python3 -m venv $(VENV)
-	$(PIP) install --quiet --upgrade pip
-	$(PIP) install --quiet -r requirements-dev.txt
+	$(PIP) install --quiet --require-hashes -r requirements.lock
 	touch $@
 
 install: $(VENV)/.installed
+
+## requirements.txt (runtime) and requirements-dev.txt (tests, tools) are the files people
+## edit; after editing them, `make lock` pins the new tree with hashes into requirements.lock
+## (keeping every other pin; LOCK_ARGS=--upgrade moves them all to the newest releases).
+## tests/test_lock.py fails while the lock disagrees with them.
+lock: install
+	CUSTOM_COMPILE_COMMAND="make lock" $(VENV)/bin/pip-compile --quiet --generate-hashes \
+		--allow-unsafe --strip-extras --no-emit-index-url --no-emit-find-links \
+		$(LOCK_ARGS) --output-file requirements.lock requirements-dev.txt
+	$(MAKE) install
 
 # The embedded default is for development: DEBUG on unless told otherwise.
 DEV_ENV := DJANGO_DEBUG=$${DJANGO_DEBUG:-1}
@@ -25,9 +36,13 @@ messages: install
 	@command -v msgfmt >/dev/null || { echo "make messages needs GNU gettext (msgfmt): apt-get install gettext"; exit 1; }
 	DJANGO_DEBUG=1 $(PY) manage.py compilemessages --ignore=.venv
 
-## Run the site on the embedded default: SQLite, in-process tasks, console e-mail.
+## Run the site on the embedded default: SQLite, in-process tasks, console e-mail. The same
+## ASGI server as production (uvicorn), restarting when a Python file, a template or a
+## compiled catalogue changes; static files come from whitenoise, fresh on every request.
 run: migrate messages
-	$(DEV_ENV) SITE_URL=$${SITE_URL:-http://localhost:$(PORT)} $(PY) manage.py runserver $(PORT)
+	$(DEV_ENV) SITE_URL=$${SITE_URL:-http://localhost:$(PORT)} $(VENV)/bin/uvicorn \
+		--host 127.0.0.1 --port $(PORT) --lifespan off --reload --reload-include '*.html' \
+		--reload-include '*.mo' config.asgi:application
 
 ## Run every test (uses DATABASE_URL / REDIS_URL when set).
 test: install messages

@@ -80,7 +80,6 @@ SITE_URL = site_url(os.environ)
 SITE_NAME = os.environ.get("SITE_NAME", "Card Tables")
 
 INSTALLED_APPS = [
-    "daphne",
     "django.contrib.admin",
     "django.contrib.auth",
     "django.contrib.contenttypes",
@@ -195,7 +194,7 @@ ACCOUNT_DEFAULT_HTTP_PROTOCOL = "http" if DEBUG or TESTING else "https"
 
 # Repeated failed sign-ins (django-axes): 5 failures for one username from one address lock
 # that pair out for 15 minutes. Behind a proxy, the ASGI server must put the client's address
-# in REMOTE_ADDR (daphne --proxy-headers), or every player would share the proxy's.
+# in REMOTE_ADDR (uvicorn --proxy-headers), or every player would share the proxy's.
 AXES_ENABLED = env_bool("AXES_ENABLED", not TESTING)
 AXES_FAILURE_LIMIT = 5
 AXES_COOLOFF_TIME = dt.timedelta(minutes=15)
@@ -316,7 +315,7 @@ LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
-    # In development Django and daphne already log to the console; don't print twice.
+    # In development Django and uvicorn already log to the console; don't print twice.
     "root": {
         "handlers": [] if DEBUG else ["console"],
         "level": os.environ.get("LOG_LEVEL", "WARNING"),

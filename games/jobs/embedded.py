@@ -1,7 +1,9 @@
 """The embedded default's stand-in for Celery beat: a timer thread in the web process.
 
-Started only by ``runserver`` without Redis, so ``make run`` still plays timeouts,
-ends vacations and prints reminder e-mails to the console with no worker.
+Started without Redis in the process that serves: uvicorn's (``make run``; config/asgi.py
+asks), or ``runserver``'s reloading child. So ``make run`` still plays timeouts, ends
+vacations and prints reminder e-mails to the console with no worker. Never in a test run's
+servers: tests run the sweeps themselves.
 """
 
 from __future__ import annotations
@@ -39,10 +41,13 @@ def _loop() -> None:
         threading.Event().wait(INTERVAL_SECONDS)
 
 
-def should_start() -> bool:
-    serving = len(sys.argv) > 1 and sys.argv[1] == "runserver"
+def should_start(*, asgi_server: bool = False) -> bool:
+    """Whether this process runs the sweeps: ``asgi_server`` when the ASGI application is
+    loaded by a server (uvicorn's worker, or its reloading child under ``--reload``)."""
+    runserver = len(sys.argv) > 1 and sys.argv[1] == "runserver"
     reloader_child = os.environ.get("RUN_MAIN") == "true" or "--noreload" in sys.argv
-    return settings.TASKS_MODE == "thread" and serving and reloader_child
+    serving = asgi_server or (runserver and reloader_child)
+    return settings.TASKS_MODE == "thread" and not settings.TESTING and serving
 
 
 def start() -> None:

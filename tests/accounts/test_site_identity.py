@@ -117,5 +117,5 @@ def test_make_run_passes_its_port_to_site_url():
     done = subprocess.run(
         ["make", "-n", "run", "PORT=8111"], cwd=ROOT, env=env, capture_output=True, text=True
     )
-    serve = [line for line in done.stdout.splitlines() if "runserver" in line]
-    assert serve and "http://localhost:8111" in serve[-1] and "runserver 8111" in serve[-1]
+    serve = [line for line in done.stdout.replace("\\\n", " ").splitlines() if "uvicorn" in line]
+    assert serve and "http://localhost:8111" in serve[-1] and "--port 8111" in serve[-1]

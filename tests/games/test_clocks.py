@@ -73,16 +73,25 @@ def test_the_embedded_default_sweeps_without_redis_or_a_worker(running_table, se
     assert [m.to for m in mail.outbox] == [[other.user.email]]
 
 
-def test_the_embedded_sweeps_start_only_under_runserver_without_redis(settings, monkeypatch):
+def test_the_embedded_sweeps_start_only_in_a_server_without_redis(settings, monkeypatch):
     settings.TASKS_MODE = "thread"
+    settings.TESTING = False
     monkeypatch.setenv("RUN_MAIN", "true")
     monkeypatch.setattr("sys.argv", ["manage.py", "runserver"])
     assert embedded.should_start()
     settings.TASKS_MODE = "celery"
     assert not embedded.should_start()
+    assert not embedded.should_start(asgi_server=True)
     settings.TASKS_MODE = "thread"
     monkeypatch.setattr("sys.argv", ["manage.py", "migrate"])
     assert not embedded.should_start()
+    # `make run`: uvicorn loads config.asgi, which asks.
+    monkeypatch.setattr("sys.argv", [".venv/bin/uvicorn", "--reload", "config.asgi:application"])
+    assert not embedded.should_start()
+    assert embedded.should_start(asgi_server=True)
+    # A test run's servers (tests/e2e's uvicorn) leave the sweeps to the tests.
+    settings.TESTING = True
+    assert not embedded.should_start(asgi_server=True)
 
 
 def test_bot_turns_on_the_embedded_default_run_off_the_request_thread(
