@@ -240,7 +240,7 @@ REDIS_URL = os.environ.get("REDIS_URL", "")
 # updates (pages poll meanwhile).
 REDIS_SOCKET_TIMEOUT = float(os.environ.get("REDIS_SOCKET_TIMEOUT", "0.5"))
 REDIS_CONNECT_TIMEOUT = float(os.environ.get("REDIS_CONNECT_TIMEOUT", "0.3"))
-REDIS_PAUSE_SECONDS = float(os.environ.get("REDIS_PAUSE_SECONDS", "10"))
+REDIS_PAUSE_SECONDS = float(os.environ.get("REDIS_PAUSE_SECONDS", "5"))
 if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {

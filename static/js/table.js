@@ -34,7 +34,7 @@
 
   // No live updates (Redis down: the server closes the socket with 1013, "try again later";
   // or the connection dropped): the board polls, at once and then every few seconds, and the
-  // socket tries again after a pause that grows to 15 s at most, so the page goes live again
+  // socket tries again after a pause that grows to 10 s at most, so the page goes live again
   // soon after Redis is back. A socket that stayed open a while starts the count afresh
   // (the ws extension's own count restarts at every open, even one closed at once).
   var failures = 0, steady = null;
@@ -44,7 +44,7 @@
   });
   if (window.htmx) {
     htmx.config.wsReconnectDelay = function () {
-      var most = Math.min(15000, 1000 * Math.pow(2, failures));
+      var most = Math.min(10000, 1000 * Math.pow(2, failures));
       return most / 2 + Math.random() * most / 2;
     };
   }
