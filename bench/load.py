@@ -38,6 +38,11 @@ rate as a share of its.
     .venv/bin/python bench/load.py --players 8,32,128 --seconds 40
     .venv/bin/python bench/load.py --games district-noir --players 32 --seconds 20 --peer
     .venv/bin/python bench/load.py --players 8 --seconds 10 --no-write   # a quick check
+
+``--fault redis-pause`` (or ``redis-restart``) pauses the private Redis (or kills it and starts
+it again empty) for ``--fault-seconds`` in the middle of each phase, and reports the moves
+accepted against the moves stored, the longest action, the sockets closed and how, and how
+long pages took to get pushes again (issue 20).
 """
 
 from __future__ import annotations

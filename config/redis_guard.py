@@ -14,11 +14,13 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import threading
 import time
 from typing import Any
 
 from channels_redis.core import RedisChannelLayer
 from django.conf import settings
+from django.core.cache.backends.base import DEFAULT_TIMEOUT as DEFAULT
 from django.core.cache.backends.redis import RedisCache
 
 logger = logging.getLogger(__name__)
@@ -55,65 +57,99 @@ layer_breaker = Breaker("channel layer")
 class GuardedRedisCache(RedisCache):
     """Django's Redis cache, read as a miss and written as a no-op while Redis fails.
 
-    Deletions still raise (at once while the breaker is open): a session deleted at sign-out
-    must not be silently left valid in a Redis that comes back with its data.
+    A deletion that fails (a session ended at sign-in or sign-out) is remembered: the key reads
+    as a miss in this process, and is deleted from Redis once it answers again, so a Redis that
+    comes back with its data does not bring an ended session back.
     """
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._undeleted: set[str] = set()
+        self._lock = threading.Lock()
+
+    def _flush_undeleted(self) -> None:
+        with self._lock:
+            keys, self._undeleted = list(self._undeleted), set()
+        if keys:
+            try:
+                self._cache.delete_many(keys)
+            except Exception:
+                with self._lock:
+                    self._undeleted.update(keys)
+                raise
 
     def _guarded(self, call: Any, default: Any, *args: Any, **kwargs: Any) -> Any:
         if cache_breaker.is_open:
             return default
         try:
+            self._flush_undeleted()
             return call(*args, **kwargs)
         except Exception as exc:
             cache_breaker.trip(exc)
             return default
 
     def get(self, key: Any, default: Any = None, version: int | None = None) -> Any:
+        if self._undeleted and self.make_and_validate_key(key, version) in self._undeleted:
+            return default
         return self._guarded(super().get, default, key, default, version)
 
     def get_many(self, keys: Any, version: int | None = None) -> dict:
-        return self._guarded(super().get_many, {}, keys, version)
+        found = self._guarded(super().get_many, {}, keys, version)
+        if self._undeleted:
+            found = {
+                k: v
+                for k, v in found.items()
+                if self.make_and_validate_key(k, version) not in self._undeleted
+            }
+        return found
 
     def has_key(self, key: Any, version: int | None = None) -> bool:
-        return self._guarded(super().has_key, False, key, version)
+        return self.get(key, None, version) is not None
 
-    def set(self, key: Any, value: Any, timeout: Any = None, version: int | None = None) -> None:
-        if timeout is None:
-            timeout = self.default_timeout
+    def set(self, key: Any, value: Any, timeout: Any = DEFAULT, version: int | None = None) -> None:
+        self._forget_undeleted(key, version)
         self._guarded(super().set, None, key, value, timeout, version)
 
-    def set_many(self, data: dict, timeout: Any = None, version: int | None = None) -> list:
-        if timeout is None:
-            timeout = self.default_timeout
+    def set_many(self, data: dict, timeout: Any = DEFAULT, version: int | None = None) -> list:
+        for key in data:
+            self._forget_undeleted(key, version)
         return self._guarded(super().set_many, list(data), data, timeout, version)
 
-    def add(self, key: Any, value: Any, timeout: Any = None, version: int | None = None) -> bool:
-        if timeout is None:
-            timeout = self.default_timeout
+    def add(self, key: Any, value: Any, timeout: Any = DEFAULT, version: int | None = None) -> bool:
         return self._guarded(super().add, False, key, value, timeout, version)
 
-    def touch(self, key: Any, timeout: Any = None, version: int | None = None) -> bool:
-        if timeout is None:
-            timeout = self.default_timeout
+    def touch(self, key: Any, timeout: Any = DEFAULT, version: int | None = None) -> bool:
         return self._guarded(super().touch, False, key, timeout, version)
 
-    def _raising(self, call: Any, *args: Any) -> Any:
-        if cache_breaker.is_open:
-            raise RedisUnavailable("the cache's Redis failed a moment ago")
-        try:
-            return call(*args)
-        except Exception as exc:
-            cache_breaker.trip(exc)
-            raise
+    def _forget_undeleted(self, key: Any, version: int | None) -> None:
+        """A key written again is no longer to be deleted (only if the write reaches Redis
+        would it matter; while Redis fails, neither happens)."""
+        if self._undeleted and not cache_breaker.is_open:
+            with self._lock:
+                self._undeleted.discard(self.make_and_validate_key(key, version))
 
     def delete(self, key: Any, version: int | None = None) -> bool:
-        return self._raising(super().delete, key, version)
+        full = self.make_and_validate_key(key, version)
+        if not cache_breaker.is_open:
+            try:
+                self._flush_undeleted()
+                return self._cache.delete(full)
+            except Exception as exc:
+                cache_breaker.trip(exc)
+        with self._lock:
+            self._undeleted.add(full)
+        return False
 
     def delete_many(self, keys: Any, version: int | None = None) -> None:
-        return self._raising(super().delete_many, keys, version)
+        for key in keys:
+            self.delete(key, version)
 
     def clear(self) -> None:
-        return self._raising(super().clear)
+        if cache_breaker.is_open:
+            raise RedisUnavailable("the cache's Redis failed a moment ago")
+        with self._lock:
+            self._undeleted.clear()
+        return super().clear()
 
 
 # The message the layer's receive gives a consumer when Redis failed: no pushes will come, so
