@@ -38,6 +38,11 @@ rate as a share of its.
     .venv/bin/python bench/load.py --players 8,32,128 --seconds 40
     .venv/bin/python bench/load.py --games district-noir --players 32 --seconds 20 --peer
     .venv/bin/python bench/load.py --players 8 --seconds 10 --no-write   # a quick check
+
+``--fault redis-pause`` (or ``redis-restart``) pauses the private Redis (or kills it and starts
+it again empty) for ``--fault-seconds`` in the middle of each phase, and reports the moves
+accepted against the moves stored, the longest action, the sockets closed and how, and how
+long pages took to get pushes again (issue 20).
 """
 
 from __future__ import annotations
@@ -50,6 +55,7 @@ import random
 import re
 import secrets
 import shutil
+import signal
 import socket
 import subprocess
 import sys
@@ -210,21 +216,8 @@ class Stack:
             TASKS_MODE="celery",
             LOG_LEVEL="WARNING",
         )
-        self._spawn(
-            "redis",
-            [
-                "redis-server",
-                "--port",
-                str(redis_port),
-                "--bind",
-                "127.0.0.1",
-                "--save",
-                "",
-                "--appendonly",
-                "no",
-            ],
-        )
-        wait_for_port(redis_port)
+        self.redis_port = redis_port
+        self.start_redis()
         self._manage("migrate", "--noinput")
         self._manage("collectstatic", "--noinput")
         self._manage("bench_setup", "--players", str(self.players), "--password", PASSWORD)
@@ -287,6 +280,23 @@ class Stack:
             wait_for_port(port, 60)
         self.urls = [f"http://127.0.0.1:{port}" for port in ports]
 
+    def start_redis(self) -> None:
+        """The stack's private redis-server (empty: no snapshot, no append-only file)."""
+        port = str(self.redis_port)
+        command = ["redis-server", "--port", port, "--bind", "127.0.0.1", "--save", ""]
+        self.redis = self._spawn("redis", [*command, "--appendonly", "no"])
+        wait_for_port(self.redis_port)
+
+    def redis_signal(self, sig: int) -> None:
+        """SIGSTOP pauses the private Redis (it hangs: connections open, no answers),
+        SIGCONT resumes it."""
+        os.kill(self.redis.pid, sig)
+
+    def redis_kill(self) -> None:
+        """Kills the private Redis: everything it held (groups, queued tasks, cache) is lost."""
+        self.redis.kill()
+        self.redis.wait()
+
     def psql(self, sql: str) -> None:
         subprocess.run(
             ["psql", *PG_ARGS, "-q", "-v", "ON_ERROR_STOP=1", "-d", self.db, "-c", sql],
@@ -294,7 +304,18 @@ class Stack:
             stdout=subprocess.DEVNULL,
         )
 
+    def query(self, sql: str) -> str:
+        out = subprocess.run(
+            ["psql", *PG_ARGS, "-q", "-t", "-A", "-d", self.db, "-c", sql],
+            check=True,
+            capture_output=True,
+            text=True,
+        )
+        return out.stdout.strip()
+
     def stop(self) -> None:
+        if getattr(self, "redis", None) is not None and self.redis.poll() is None:
+            self.redis_signal(signal.SIGCONT)  # a paused Redis would not hear SIGTERM
         for proc in reversed(self.procs):
             proc.terminate()
         for proc in reversed(self.procs):
@@ -326,6 +347,15 @@ class Stats:
     )
     # the server's Sec-WebSocket-Extensions answer ("" for none) -> sockets
     extensions: Counter = field(default_factory=Counter)
+    # moves sent over a socket that closed before their answer came (their fate unknown here:
+    # the moves stored tell)
+    unanswered: int = 0
+    # how the server closed a live page's socket (its close code, or "dropped") -> sockets;
+    # and the HTTP status of a refused websocket handshake -> handshakes
+    closes: Counter = field(default_factory=Counter)
+    refused_handshakes: Counter = field(default_factory=Counter)
+    # per page: the moments (time.monotonic) it received a push over its socket
+    pushes_at: dict[str, list[float]] = field(default_factory=lambda: defaultdict(list))
 
     def error(self, what: str) -> None:
         self.errors += 1
@@ -564,19 +594,36 @@ class Player:
         """
         page = await self.request("page", "GET", f"/t/{table_id}/")
         board = parse_board(page.text) if page is not None else None
+        ended, _board = await self.play_http(table_id, game, stop_at, poll, think, board)
+        return ended
+
+    async def play_http(
+        self,
+        table_id: int,
+        game: str,
+        stop_at: float,
+        poll: float,
+        think: float,
+        board: Board | None,
+        poll_first: bool = False,
+    ) -> tuple[bool, Board | None]:
+        """``play`` from a page that shows ``board`` (``poll_first``: it polls at once, as a
+        page whose socket just closed does); (whether the game ended, the board shown)."""
+        if poll_first and board is not None:
+            board = await self.poll(table_id, game, board)
         while time.monotonic() < stop_at:
             if board is None:  # no answer: ask again, as the page's next poll would
                 await asyncio.sleep(poll)
                 board = await self.board_from_view(table_id)
                 continue
             if not board.running:
-                return True
+                return True, board
             if board.my_turn:
                 board = await self.move(table_id, game, think, board)
                 continue
-            await asyncio.sleep(self.rng.uniform(0.5 * poll, 1.5 * poll))
+            await asyncio.sleep(min(self.rng.uniform(0.5 * poll, 1.5 * poll), poll_left(stop_at)))
             board = await self.poll(table_id, game, board)
-        return False
+        return False, board
 
     async def poll(self, table_id: int, game: str, board: Board) -> Board:
         """The board's poll (``?v=<version>``): 204 if unchanged, else the whole board."""
@@ -659,12 +706,40 @@ class Player:
     async def play_live(self, table_id: int, game: str, stop_at: float, think: float) -> bool:
         """Plays at one table with the page's websocket open, as a live browser does: the page
         loads, opens its socket and says which board it shows; each change arrives pushed, as
-        the parts that changed for this page; moves go over the socket and are answered on it."""
+        the parts that changed for this page; moves go over the socket and are answered on it.
+
+        When the socket closes (the server's 1013 when it has no channel layer, or a drop), the
+        page does what static/js/table.js does: it polls at once and then every
+        ``FALLBACK_POLL`` seconds, moving over HTTP, and opens its socket again after a pause
+        that doubles up to 10 s (from 1 s; afresh once a socket stayed open 5 s)."""
         page = await self.request("page", "GET", f"/t/{table_id}/")
         board = parse_board(page.text) if page is not None and page.status_code == 200 else None
         # As the page: its socket carries the page's id (the server then spares this socket
         # the push of its own moves: their answer already brought the new board).
         self.page_id = secrets.token_urlsafe(12)
+        failures = 0
+        while time.monotonic() < stop_at:
+            if board is not None and not board.running:
+                return True
+            opened = time.monotonic()
+            ended, board = await self.live_session(table_id, game, stop_at, think, board)
+            if ended is not None:
+                return ended
+            failures = 1 if time.monotonic() - opened > 5 else failures + 1
+            most = min(10.0, 2.0**failures)
+            again = time.monotonic() + most / 2 + self.rng.random() * most / 2
+            ended, board = await self.play_http(
+                table_id, game, min(stop_at, again), FALLBACK_POLL, think, board, poll_first=True
+            )
+            if ended:
+                return True
+        return False
+
+    async def live_session(
+        self, table_id: int, game: str, stop_at: float, think: float, board: Board | None
+    ) -> tuple[bool | None, Board | None]:
+        """One socket of the page, from its opening to the game's end or the time's (True,
+        False), or to its closing (None); and the board the page shows then."""
         url = self.base.replace("http://", "ws://") + f"/ws/t/{table_id}/?page={self.page_id}"
         cookie = "; ".join(f"{k}={v}" for k, v in self.client.cookies.items())
         count = WireCount()
@@ -676,9 +751,15 @@ class Player:
                 open_timeout=60,
                 extensions=[CountingDeflateFactory(count)],
             )
+        except websockets.InvalidStatus as exc:
+            status = exc.response.status_code
+            self.stats.refused_handshakes[status] += 1
+            if status >= 500:
+                self.stats.error(f"websocket {url}: refused with {status}")
+            return None, board
         except (TimeoutError, OSError, websockets.WebSocketException) as exc:
             self.stats.error(f"websocket {url}: {exc.__class__.__name__} {exc}")
-            return await self.play(table_id, game, stop_at, LIVE_POLL, think)
+            return None, board
         response = socket_.response
         extensions = response.headers.get("Sec-WebSocket-Extensions", "") if response else ""
         self.stats.extensions[extensions] += 1
@@ -694,15 +775,21 @@ class Player:
             )
             while time.monotonic() < stop_at:
                 if live.board is not None and not live.board.running:
-                    return True
+                    return True, live.board
                 if live.board is not None and live.board.my_turn:
                     await live.move(think)
                     continue
                 await live.wait(stop_at, for_turn=True)
-            return False
+            return False, live.board
         except (OSError, websockets.WebSocketException) as exc:
-            self.stats.error(f"websocket {url}: {exc.__class__.__name__} {exc}")
-            return await self.play(table_id, game, stop_at, LIVE_POLL, think)
+            received = getattr(exc, "rcvd", None)
+            code = received.code if received is not None else "dropped"
+            self.stats.closes[code] += 1
+            if code != LIVE_UNAVAILABLE:
+                self.stats.error(f"websocket {url}: {exc.__class__.__name__} {exc}")
+            if live.pending:
+                self.stats.unanswered += 1
+            return None, live.board
         finally:
             await socket_.close()
 
@@ -731,6 +818,7 @@ class LivePage:
         self.wire: int | None = None  # the wire bytes of the message ``receive`` returned
         self.board = board
         self.next_tick = time.monotonic() + LIVE_POLL  # the page's ping and safety poll
+        self.pending = False  # a move sent, its answer not come yet
 
     @property
     def stats(self) -> Stats:
@@ -767,6 +855,7 @@ class LivePage:
         if board is None:
             return
         self.record("push", message)
+        self.stats.pushes_at[self.player.name].append(time.monotonic())
         if PUBLIC_TAG.search(message):
             moved_at = self.player.group_sent_at(self.table_id, board.version - 1)
             if moved_at is not None:
@@ -805,6 +894,7 @@ class LivePage:
             return
         key = (self.table_id, version)
         player.sent_at[key] = sent = time.perf_counter()
+        self.pending = True
         await self.socket.send(json.dumps({"action": action, "version": str(version)}))
         deadline = time.monotonic() + ANSWER_TIMEOUT
         while True:
@@ -814,6 +904,7 @@ class LivePage:
             if MESSAGE_TAG.search(message):
                 break
             self.pushed(message)  # another seat's move, sent before this one's answer
+        self.pending = False
         self.stats.latency["act"].append((time.perf_counter() - sent) * 1000)
         self.record("answer", message)
         reason = REFUSAL.search(message)
@@ -849,6 +940,12 @@ MESSAGE_TAG = re.compile(r'<div id="board-message"[^>]*>')
 REFUSAL = re.compile(r'<p class="message error"[^>]*>(.*?)</p>', re.S)
 ACTION_BUTTON = re.compile(r'<button type="submit" name="action" value="([^"]*)"')
 LIVE_POLL = 30.0  # seconds between a live page's pings and safety polls (table.js, public.html)
+FALLBACK_POLL = 2.5  # seconds between a page's polls while it has no socket (TABLE_POLL_MS)
+LIVE_UNAVAILABLE = 1013  # the server's close code: no channel layer now (games/consumers.py)
+
+
+def poll_left(stop_at: float) -> float:
+    return max(0.0, stop_at - time.monotonic())
 
 
 def parse_board(html: str, previous: Board | None = None) -> Board | None:
@@ -937,6 +1034,89 @@ async def run_group(
             host.stats.games_finished += 1
 
 
+async def inject_fault(stack: Stack, kind: str, at: float, seconds: float, record: dict) -> None:
+    """``redis-pause``: the private Redis hangs (SIGSTOP) for ``seconds``, then goes on
+    (SIGCONT) with all it held; ``redis-restart``: it is killed, and ``seconds`` later a new
+    one starts on its port, empty (no groups, no queued tasks, no cache)."""
+    await asyncio.sleep(at)
+    record["start"] = time.monotonic()
+    if kind == "redis-pause":
+        stack.redis_signal(signal.SIGSTOP)
+    else:
+        stack.redis_kill()
+    print(f"fault: {kind} at {at:.0f} s for {seconds:.0f} s", flush=True)
+    await asyncio.sleep(seconds)
+    if kind == "redis-pause":
+        stack.redis_signal(signal.SIGCONT)
+    else:
+        await asyncio.to_thread(stack.start_redis)
+    record["end"] = time.monotonic()
+    print("fault: over", flush=True)
+
+
+def integrity(stack: Stack, stats: Stats, tables: list[tuple[str, int]]) -> dict[str, int]:
+    """Moves the players were told were accepted, against the moves the database stored at
+    the phase's tables (the bench seats no bot and no clock runs out, so every stored move is
+    a player's); moves sent whose answer never came are counted apart."""
+    ids = ",".join(str(table_id) for _game, table_id in tables) or "0"
+    stored = int(stack.query(f"SELECT count(*) FROM games_move WHERE table_id IN ({ids})"))
+    repeated = int(
+        stack.query(
+            "SELECT count(*) FROM (SELECT 1 FROM games_move"
+            f" WHERE table_id IN ({ids}) GROUP BY table_id, seq HAVING count(*) > 1) AS twice"
+        )
+    )
+    return {
+        "accepted": stats.actions,
+        "stored": stored,
+        "unanswered": stats.unanswered,
+        "stored_twice": repeated,
+        "server_errors": sum(n for code, n in stats.statuses.items() if code >= 500)
+        + sum(n for code, n in stats.refused_handshakes.items() if code >= 500),
+    }
+
+
+def fault_figures(args: argparse.Namespace, fault: dict, stats: Stats) -> dict:
+    """What the fault cost: the longest action, the sockets closed and how, and how long each
+    page took after the fault's end to get a push over a socket again."""
+    end = fault.get("end")
+    waits = []
+    for moments in stats.pushes_at.values():
+        after = [m for m in moments if end is not None and m >= end]
+        if after:
+            waits.append(min(after) - end)
+    acts = stats.latency.get("act", [])
+    return {
+        "kind": args.fault,
+        "seconds": args.fault_seconds,
+        "longest_action_ms": round(max(acts), 1) if acts else None,
+        "socket_closes": {str(code): n for code, n in stats.closes.items()},
+        "refused_handshakes": {str(code): n for code, n in stats.refused_handshakes.items()},
+        "pages_live_again": len(waits),
+        "pages": len(stats.pushes_at),
+        "live_again_s_p50": round(percentile(waits, 50), 1) if waits else None,
+        "live_again_s_max": round(max(waits), 1) if waits else None,
+    }
+
+
+def print_integrity(phase: dict) -> None:
+    figures = phase["integrity"]
+    print(
+        f"moves accepted {figures['accepted']}, stored {figures['stored']}"
+        f" (unanswered {figures['unanswered']}, stored twice {figures['stored_twice']});"
+        f" 5xx answers {figures['server_errors']}"
+    )
+    fault = phase.get("fault")
+    if fault:
+        print(
+            f"fault {fault['kind']} for {fault['seconds']:g} s: longest action"
+            f" {fault['longest_action_ms']} ms; sockets closed {fault['socket_closes']};"
+            f" handshakes refused {fault['refused_handshakes']}; pages live again"
+            f" {fault['pages_live_again']} of {fault['pages']}, after p50"
+            f" {fault['live_again_s_p50']} s, at most {fault['live_again_s_max']} s"
+        )
+
+
 def percentile(values: list[float], q: float) -> float:
     if not values:
         return float("nan")
@@ -959,6 +1139,11 @@ def merge(stats: list[Stats]) -> Stats:
         for key, sizes in s.sizes.items():
             total.sizes[key] += sizes
         total.extensions.update(s.extensions)
+        total.unanswered += s.unanswered
+        total.closes.update(s.closes)
+        total.refused_handshakes.update(s.refused_handshakes)
+        for page, moments in s.pushes_at.items():
+            total.pushes_at[page] += moments
     return total
 
 
@@ -1199,9 +1384,18 @@ async def main(args: argparse.Namespace) -> dict:
         last_tables: list[tuple[str, int]] = []
         for n in sizes:
             cpu_before = cpu_by_role(stack.roles)
+            fault: dict = {}
+            injecting = None
+            if args.fault:
+                at = args.seconds / 3 if args.fault_at is None else args.fault_at
+                injecting = asyncio.ensure_future(
+                    inject_fault(stack, args.fault, at, args.fault_seconds, fault)
+                )
             stats, elapsed, tables = await run_phase(
                 players[:n], args.seconds, None if args.live else args.poll, args.think, games
             )
+            if injecting is not None:
+                await injecting
             cpu_after = cpu_by_role(stack.roles)
             cpu_ms_per_action = {
                 role: round(1000 * (cpu_after[role] - cpu_before[role]) / max(stats.actions, 1), 1)
@@ -1235,7 +1429,10 @@ async def main(args: argparse.Namespace) -> dict:
                 },
                 "message_bytes": size_figures(stats),
                 "cpu_ms_per_action": cpu_ms_per_action,
+                "integrity": integrity(stack, stats, tables),
             }
+            if args.fault:
+                phase["fault"] = fault_figures(args, fault, stats)
             result["phases"].append(phase)
             print(
                 f"\n## {n} players, {elapsed:.0f} s: {phase['actions_per_s']} actions/s, "
@@ -1259,6 +1456,7 @@ async def main(args: argparse.Namespace) -> dict:
             if args.live:
                 print(deflate_sentence(stats.extensions))
             print_sizes(phase["message_bytes"], args.live)
+            print_integrity(phase)
             if args.peer and n == peer_after:
                 result["peer"] = run_peer(args, peer_folder, phase)
 
@@ -1533,6 +1731,16 @@ def parse_args() -> argparse.Namespace:
         help="write no file's section (a test run): the same as --out ''",
     )
     parser.add_argument("--keep-logs", action="store_true")
+    parser.add_argument(
+        "--fault",
+        choices=("redis-pause", "redis-restart"),
+        help="in the middle of each phase, pause the private Redis (SIGSTOP, then SIGCONT) or"
+        " kill it and start it again empty; report what it cost",
+    )
+    parser.add_argument(
+        "--fault-at", type=float, help="seconds into the phase (default: a third of it)"
+    )
+    parser.add_argument("--fault-seconds", type=float, default=15.0, help="how long it lasts")
     args = parser.parse_args()
     args.games = [g.strip() for g in args.games.split(",") if g.strip()]
     unknown = set(args.games) - {game for game, _seats in GAMES}

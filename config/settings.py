@@ -233,11 +233,26 @@ WHITENOISE_AUTOREFRESH = DEBUG or TESTING
 WHITENOISE_USE_FINDERS = DEBUG or TESTING
 
 REDIS_URL = os.environ.get("REDIS_URL", "")
+# A Redis that hangs answers nothing: every client gives up after these (seconds), and then
+# leaves Redis alone in that process for REDIS_PAUSE_SECONDS (config/redis_guard.py), so a
+# hung Redis costs a request a few hundred milliseconds, once, and players only their live
+# updates (pages poll meanwhile).
+REDIS_SOCKET_TIMEOUT = float(os.environ.get("REDIS_SOCKET_TIMEOUT", "0.5"))
+REDIS_CONNECT_TIMEOUT = float(os.environ.get("REDIS_CONNECT_TIMEOUT", "0.3"))
+REDIS_PAUSE_SECONDS = float(os.environ.get("REDIS_PAUSE_SECONDS", "5"))
 if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [REDIS_URL]},
+            "BACKEND": "config.redis_guard.GuardedChannelLayer",
+            "CONFIG": {
+                "hosts": [
+                    {
+                        "address": REDIS_URL,
+                        "socket_timeout": REDIS_SOCKET_TIMEOUT,
+                        "socket_connect_timeout": REDIS_CONNECT_TIMEOUT,
+                    }
+                ]
+            },
         }
     }
     CELERY_BROKER_URL = REDIS_URL
@@ -259,9 +274,12 @@ def redis_database(url: str, number: int) -> str:
 if REDIS_URL:
     CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "BACKEND": "config.redis_guard.GuardedRedisCache",
             "LOCATION": os.environ.get("REDIS_CACHE_URL", redis_database(REDIS_URL, 1)),
-            "OPTIONS": {"socket_connect_timeout": 0.3, "socket_timeout": 0.3},
+            "OPTIONS": {
+                "socket_connect_timeout": REDIS_CONNECT_TIMEOUT,
+                "socket_timeout": REDIS_SOCKET_TIMEOUT,
+            },
         }
     }
 else:
@@ -285,6 +303,21 @@ CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TIMEZONE = "UTC"
+# The broker (and a result backend, if one is ever set: tasks keep none now) with the same
+# short timeouts: a web process that queues a bot turn while Redis hangs waits at most one
+# socket timeout, without retrying (games.tasks then stops queueing for a while; the
+# deadline sweep plays a bot turn whose queueing failed). The worker keeps reconnecting.
+CELERY_BROKER_CONNECTION_TIMEOUT = REDIS_CONNECT_TIMEOUT
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "socket_timeout": REDIS_SOCKET_TIMEOUT,
+    "socket_connect_timeout": REDIS_CONNECT_TIMEOUT,
+    "max_retries": 0,
+}
+CELERY_TASK_PUBLISH_RETRY = False
+CELERY_REDIS_SOCKET_TIMEOUT = REDIS_SOCKET_TIMEOUT
+CELERY_REDIS_SOCKET_CONNECT_TIMEOUT = REDIS_CONNECT_TIMEOUT
+CELERY_RESULT_BACKEND_TRANSPORT_OPTIONS = {"retry_policy": {"max_retries": 0}}
+CELERY_TASK_IGNORE_RESULT = True
 
 EMAIL_BACKEND = os.environ.get(
     "EMAIL_BACKEND",

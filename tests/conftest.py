@@ -22,11 +22,16 @@ def pytest_collection_modifyitems(config, items) -> None:
 @pytest.fixture(autouse=True)
 def _broadcasts_not_paused(monkeypatch) -> None:
     """A test that breaks the channel layer or the cache must not silence the next test's."""
+    from config import redis_guard
     from games import boards
+    from games.jobs import tasks
     from games.live import broadcast
 
     monkeypatch.setattr(broadcast, "_paused_until", 0.0)
     monkeypatch.setattr(boards, "_paused_until", 0.0)
+    monkeypatch.setattr(tasks, "_paused_until", 0.0)
+    redis_guard.cache_breaker.reset()
+    redis_guard.layer_breaker.reset()
 
 
 def forget_boards() -> None:

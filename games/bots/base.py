@@ -44,6 +44,7 @@ class RandomBot:
     ) -> Action:
         return rng.choice(legal_actions)
 
+
 BOT_LEVELS = (gettext_noop("easy"), gettext_noop("medium"), gettext_noop("hard"))
 """The bot levels, weakest first: the one place they are written (forms and pages read them)."""
 DEFAULT_BOT_LEVEL = "medium"

@@ -63,11 +63,25 @@ def bot_turn_schedule(table_id: int, version: int) -> None:
     elif settings.TASKS_MODE == "inline":
         bot_turn_play(table_id=table_id, version=version)
     else:
-        delay = settings.BOT_MOVE_DELAY_SECONDS
-        try:
-            play_bot_turn.apply_async((table_id, version), countdown=delay)
-        except Exception:  # the broker is down: the deadline sweep plays the bot later
-            logger.warning("could not queue a bot turn at table %s", table_id, exc_info=True)
+        _queue_bot_turn(table_id, version)
+
+
+# After the broker failed, this process stops queueing for a while: a hung Redis would
+# otherwise cost every move that makes a bot due one socket timeout. A bot turn not queued
+# is played by the deadline sweep (a bot seat's deadline is ``clocks.BOT_RESCUE`` away).
+_paused_until = 0.0
+
+
+def _queue_bot_turn(table_id: int, version: int) -> None:
+    global _paused_until
+    if time.monotonic() < _paused_until:
+        logger.info("broker paused: the deadline sweep plays the bot at table %s", table_id)
+        return
+    try:
+        play_bot_turn.apply_async((table_id, version), countdown=settings.BOT_MOVE_DELAY_SECONDS)
+    except Exception:  # the broker is down: the deadline sweep plays the bot later
+        _paused_until = time.monotonic() + settings.REDIS_PAUSE_SECONDS
+        logger.warning("could not queue a bot turn at table %s", table_id, exc_info=True)
 
 
 def on_table_events(sender: object, events: tuple[Event, ...], **kwargs: object) -> None:

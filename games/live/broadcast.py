@@ -16,6 +16,7 @@ import time
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
+from django.conf import settings
 
 from games.services.events import Event, TableChanged
 
@@ -35,9 +36,9 @@ def changed_message(table_id: int, version: int, origin: str = "") -> dict:
     return message
 
 
-# After a failed broadcast this process stops trying for a while: reaching a dead Redis
-# takes about a second, and no move should wait that long each time (pages poll meanwhile).
-PAUSE_AFTER_FAILURE_SECONDS = 10.0
+# After a failed broadcast this process stops trying for a while (settings
+# REDIS_PAUSE_SECONDS): a hung Redis costs a move one socket timeout, and no move should wait
+# that long each time (pages poll meanwhile).
 _paused_until = 0.0
 
 
@@ -50,7 +51,7 @@ def broadcast_table_changed(table_id: int, version: int, origin: str = "") -> No
         message = changed_message(table_id, version, origin)
         async_to_sync(layer.group_send)(group_name(table_id), message)
     except Exception:  # the layer (Redis) is down: pages fall back to polling
-        _paused_until = time.monotonic() + PAUSE_AFTER_FAILURE_SECONDS
+        _paused_until = time.monotonic() + settings.REDIS_PAUSE_SECONDS
         logger.warning("could not broadcast a change of table %s", table_id, exc_info=True)
 
 

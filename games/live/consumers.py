@@ -11,10 +11,14 @@
   ``#board-message``, and the changed parts) comes back on this socket only.
 - ``ping``, every 30 s: keeps the player's presence fresh and the socket in its group (a group
   membership expires in the channel layer, and is lost when Redis restarts empty).
+- When the channel layer cannot be reached (Redis down or hanging), the socket is accepted and
+  closed at once with ``LIVE_UNAVAILABLE`` (1013, "try again later"), never refused with a
+  5xx: the page polls meanwhile and its socket tries again later (static/js/table.js).
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 from typing import Any
@@ -36,6 +40,9 @@ logger = logging.getLogger(__name__)
 
 # A move or a hello is a few hundred bytes; anything much larger is not from our page.
 MAX_MESSAGE_CHARS = 4000
+# The close code that tells the page "no live updates now; poll, and open me again later"
+# (RFC 6455's "Try Again Later": htmx's ws extension reconnects after it).
+LIVE_UNAVAILABLE = 1013
 
 
 class TableConsumer(AsyncWebsocketConsumer):
@@ -50,18 +57,41 @@ class TableConsumer(AsyncWebsocketConsumer):
         if self.audience is None:
             await self.close()
             return
-        self.group = broadcast.group_name(self.table_id)
-        await self.channel_layer.group_add(self.group, self.channel_name)
+        group = broadcast.group_name(self.table_id)
+        joined = await self._join(group)
         await self.accept()
+        if not joined:
+            self.closing = True
+            await self.close(code=LIVE_UNAVAILABLE)
+            return
+        self.group = group
         await self._touch_presence()
+
+    async def _join(self, group: str) -> bool:
+        """Puts this socket in its table's group; False if the channel layer cannot be
+        reached (its calls give up within a socket timeout, and at once for a while after)."""
+        try:
+            await self.channel_layer.group_add(group, self.channel_name)
+        except Exception as exc:
+            logger.info("table %s: no live updates for a socket: %r", self.table_id, exc)
+            return False
+        return True
 
     async def disconnect(self, code: int) -> None:
         if hasattr(self, "group"):
-            await self.channel_layer.group_discard(self.group, self.channel_name)
+            # Redis is down: the membership expires there by itself.
+            with contextlib.suppress(Exception):
+                await self.channel_layer.group_discard(self.group, self.channel_name)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        if not hasattr(self, "group"):
+            return  # closed at connect (no channel layer): nothing more to do
         if not text_data or text_data == "ping":
-            await self.channel_layer.group_add(self.group, self.channel_name)
+            # Joins again: a membership expires (channels-redis's group expiry) and is lost
+            # when Redis restarts empty; this brings the pushes back within one heartbeat.
+            if not await self._join(self.group):
+                await self.live_unavailable({})
+                return
             await self._touch_presence()
             return
         if len(text_data) > MAX_MESSAGE_CHARS:
@@ -81,6 +111,13 @@ class TableConsumer(AsyncWebsocketConsumer):
             logger.exception("table %s: a socket message failed", self.table_id)
             with translation.override(self.language):
                 await self.send_html(self._message(gettext("Something went wrong; try again.")))
+
+    async def live_unavailable(self, event: dict[str, Any]) -> None:
+        """The channel layer lost Redis (``config.redis_guard``): no push will come, so the page
+        is told to poll and to open its socket again later."""
+        if not getattr(self, "closing", False):
+            self.closing = True
+            await self.close(code=LIVE_UNAVAILABLE)
 
     async def table_changed(self, event: dict[str, Any]) -> None:
         if self.page_id and event.get("origin") == self.page_id:

@@ -16,9 +16,18 @@ _local_heartbeat: float | None = None
 
 
 def _redis():
+    """A client that asks once, with the site's short timeouts: redis-py's own default retries
+    ten times, and a hung Redis would hold the health check (and its monitor) for seconds."""
     import redis
+    from redis.backoff import NoBackoff
+    from redis.retry import Retry
 
-    return redis.Redis.from_url(settings.REDIS_URL, socket_timeout=1, socket_connect_timeout=1)
+    return redis.Redis.from_url(
+        settings.REDIS_URL,
+        socket_timeout=settings.REDIS_SOCKET_TIMEOUT,
+        socket_connect_timeout=settings.REDIS_CONNECT_TIMEOUT,
+        retry=Retry(NoBackoff(), 0),
+    )
 
 
 def heartbeat_record(now: float | None = None) -> None:

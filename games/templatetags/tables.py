@@ -22,8 +22,9 @@ def bot_level_choices() -> dict[str, Any]:
 
 @register.simple_tag
 def new_page_id() -> str:
-    """A random id for one open table page: the changes it makes name it (games/services/events.py), so
-    that its own socket is not sent the board its move's answer already brought."""
+    """A random id for one open table page: the changes it makes name it
+    (games/services/events.py), so that its own socket is not sent the board its move's
+    answer already brought."""
     return secrets.token_urlsafe(12)
 
 

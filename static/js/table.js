@@ -23,10 +23,36 @@
     heartbeat = setInterval(function () { socket.send("ping"); }, 30000);
   });
   document.addEventListener("htmx:wsClose", function () {
+    var wasLive = window.tableLive;
     window.tableLive = false;
     clearInterval(heartbeat);
+    clearTimeout(steady);
+    failures += 1;
     setSending(false); // a move sent just before may be lost: its buttons come back
+    if (wasLive) pollNow();
   });
+
+  // No live updates (Redis down: the server closes the socket with 1013, "try again later";
+  // or the connection dropped): the board polls, at once and then every few seconds, and the
+  // socket tries again after a pause that grows to 10 s at most, so the page goes live again
+  // soon after Redis is back. A socket that stayed open a while starts the count afresh
+  // (the ws extension's own count restarts at every open, even one closed at once).
+  var failures = 0, steady = null;
+  document.addEventListener("htmx:wsOpen", function () {
+    clearTimeout(steady);
+    steady = setTimeout(function () { failures = 0; }, 5000);
+  });
+  if (window.htmx) {
+    htmx.config.wsReconnectDelay = function () {
+      var most = Math.min(10000, 1000 * Math.pow(2, failures));
+      return most / 2 + Math.random() * most / 2;
+    };
+  }
+  function pollNow() {
+    var pub = document.getElementById("board-public");
+    var url = pub && pub.getAttribute("hx-get");
+    if (url && window.htmx) htmx.ajax("GET", url, { source: pub, target: "#board", swap: "outerHTML" });
+  }
 
   // A move goes over the open socket (the ws extension's own, as ws-send would send it): the
   // consumer plays it through the same path as the HTTP post and answers on the socket.
