@@ -42,7 +42,7 @@ messages: install
 run: migrate messages
 	$(DEV_ENV) SITE_URL=$${SITE_URL:-http://localhost:$(PORT)} $(VENV)/bin/uvicorn \
 		--host 127.0.0.1 --port $(PORT) --lifespan off --reload --reload-include '*.html' \
-		--reload-include '*.mo' config.asgi:application
+		--reload-include '*.mo' --ws config.websocket:WideWindowProtocol config.asgi:application
 
 ## Run every test (uses DATABASE_URL / REDIS_URL when set).
 test: install messages

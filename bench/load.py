@@ -1696,7 +1696,9 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--server", choices=("uvicorn", "daphne"), default="uvicorn")
     parser.add_argument("--servers", type=int, default=2, help="server processes")
     parser.add_argument(
-        "--ws", default="auto", help="uvicorn's websocket implementation (auto, websockets, ...)"
+        "--ws",
+        default="config.websocket:WideWindowProtocol",
+        help="uvicorn's websocket implementation (the site's own, auto, websockets, ...)",
     )
     parser.add_argument(
         "--live",

@@ -88,6 +88,8 @@ def start_asgi_server(overrides: dict[str, str] | None = None) -> tuple[str, sub
             str(port),
             "--log-level",
             "warning",
+            "--ws",
+            "config.websocket:WideWindowProtocol",
             "config.asgi:application",
         ],
         cwd=ROOT,
