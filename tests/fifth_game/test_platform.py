@@ -33,6 +33,7 @@ from games.services.moves import state_replay
 from games.services.tables import table_create_against_bots
 from games.time_controls import DEFAULT_TIME_PER_MOVE
 from tests.conftest import client_for, user_at
+from tests.fifth_game.conftest import HERE
 from tests.fifth_game.high_card import KEEP, SWAP, HighCard
 from tests.games.game_contract import missing_parts
 from tests.games.rated_games import play_to_the_end, start_game
@@ -243,3 +244,11 @@ def test_a_rated_game_moves_both_ratings_and_the_leaderboard_lists_them(high_car
     assert board.status_code == 200
     listed = [r.user.username for r in board.context["board"].provisional.object_list]
     assert listed == [winner.username, loser.username]
+
+
+def test_every_sentence_of_its_templates_is_marked_for_translation():
+    from tests.test_templates_translated import unmarked_words
+
+    folder = HERE / "templates" / "games" / SLUG
+    for path in sorted(folder.glob("*.html")):
+        assert unmarked_words(path.read_text()) == [], path.name
