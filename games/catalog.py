@@ -36,10 +36,16 @@ def game_script(slug: str) -> str | None:
     return path if finders.find(path) else None
 
 
-@cache
 def playable_games() -> tuple[Rules, ...]:
+    """The registered games whose board templates exist, in the registry's order."""
+    return _playable(tuple(all_rules()))
+
+
+@cache
+def _playable(registered: tuple[Rules, ...]) -> tuple[Rules, ...]:
+    """Kept per set of registered games: a game registered later is seen at once."""
     games = []
-    for rules in all_rules():
+    for rules in registered:
         try:
             get_template(public_template(rules.slug))
             get_template(private_template(rules.slug))

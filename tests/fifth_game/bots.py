@@ -1,0 +1,21 @@
+"""High Card's bot heuristic: what ``games/bots/<game>.py`` holds for a real game.
+
+From the seat's view alone: keep a card better than what the deck is likely to give, else swap.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from games.rules.base import Action
+from tests.fifth_game.high_card import RANKS
+
+
+def scores(view: dict[str, Any], legal_actions: list[Action]) -> list[float]:
+    """The card kept (keep) against the mean of the ranks this seat has not seen (swap)."""
+    mine = view["cards"][view["seat"]]["rank"]
+    unseen = list(RANKS)
+    for card in [*view["discard"], *(c for c in view["cards"] if c is not None)]:
+        unseen.remove(card["rank"])
+    expected = sum(unseen) / len(unseen)
+    return [float(mine) if action["type"] == "keep" else expected for action in legal_actions]
