@@ -325,15 +325,15 @@ CONTENT_SECURITY_POLICY = {
         "frame-ancestors": [NONE],
     }
 }
-# Permissions-Policy (django-permissions-policy): every powerful feature off; the site uses
-# none of them, so neither it nor anything that might get into a page can ask for them.
+# Permissions-Policy (django-permissions-policy): the powerful features off; the site uses
+# none of them, so neither it nor anything that might get into a page can ask for them. Only
+# features Chromium knows: an unknown one is a console warning on every page (the browser test
+# tests/e2e/test_content_security_policy.py reads the console).
 PERMISSIONS_POLICY: dict[str, list[str]] = {
     feature: []
     for feature in (
         "accelerometer",
-        "ambient-light-sensor",
         "autoplay",
-        "bluetooth",
         "browsing-topics",
         "camera",
         "display-capture",
