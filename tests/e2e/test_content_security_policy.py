@@ -20,7 +20,7 @@ from playwright.sync_api import BrowserContext, Page, expect
 
 from games.models import Table
 from tests.e2e.conftest import start_asgi_server, stop_asgi_server
-from tests.e2e.pages import sign_in
+from tests.e2e.pages import sign_in, wait_until
 from tests.factories import UserFactory
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -102,7 +102,7 @@ def test_a_whole_game_against_bots_reports_no_policy_violation(server, browser):
     bots.locator("button").click()
     page.wait_for_url(re.compile(r".*/t/\d+/$"))
     # The board's websocket opened under connect-src 'self' (ws: of the page's own host).
-    page.wait_for_function("window.tableLive === true")
+    wait_until(page, "window.tableLive === true")
     play_until_the_end(page, random.Random(19))
     table = Table.objects.get()
     table.refresh_from_db()
