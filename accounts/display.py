@@ -1,14 +1,19 @@
 """Display settings: contrast, paper grain and colour temperature of the table.
 
 Each is a whole number from 0 to 100, kept on the profile of a signed-in player and in
-a cookie for visitors. Pages write them as CSS custom properties on <html>, so they cost
-neither a request nor a query; site.css turns them into a filter, a grain and a tint.
+a cookie for visitors. Pages write them as data attributes on <html> (no style attribute: the
+CSP forbids them), static/css/display.css turns those into CSS custom properties, and site.css
+those into a filter, a grain and a tint: no extra request per setting, no query.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
+
+from django.utils.html import format_html_join
+from django.utils.safestring import SafeString
 
 COOKIE_NAME = "display"
 FIELDS = ("contrast", "grain", "warmth")
@@ -16,8 +21,36 @@ DEFAULTS = {"contrast": 50, "grain": 25, "warmth": 50}
 LOWEST, HIGHEST = 0, 100
 
 
+STEP = 5  # the sliders' step (templates/accounts/display_menu.html)
+CSS_PATH = Path(__file__).resolve().parents[1] / "static" / "css" / "display.css"
+
+
 def _in_range(value: int) -> bool:
     return LOWEST <= value <= HIGHEST
+
+
+def _to_step(value: int) -> int:
+    return min(HIGHEST, (value + STEP // 2) // STEP * STEP)
+
+
+def css_values(name: str, level: int) -> str:
+    """A level's CSS value: --contrast is a contrast() factor, 0.75 to 1.25 (1 in the middle);
+    --grain the grain's opacity, 0 to 1; --warmth 0 (cool) to 1 (warm), 0.5 untinted."""
+    value = 0.75 + level / 200 if name == "contrast" else level / 100
+    return f"{value:g}"
+
+
+def levels_css() -> str:
+    """static/css/display.css: one rule per setting and level (a test keeps the file equal
+    to this; ``python -m accounts.display`` writes it)."""
+    lines = [
+        "/* Made by accounts/display.py (python -m accounts.display): each display level",
+        "   <html> carries, as the CSS custom property site.css reads. */",
+    ]
+    for name in FIELDS:
+        for level in range(LOWEST, HIGHEST + 1, STEP):
+            lines.append(f'html[data-{name}="{level}"] {{ --{name}: {css_values(name, level)}; }}')
+    return "\n".join(lines) + "\n"
 
 
 @dataclass(frozen=True)
@@ -45,14 +78,16 @@ class DisplaySettings:
         return f"{self.contrast}-{self.grain}-{self.warmth}"
 
     @property
-    def style(self) -> str:
-        """The CSS custom properties site.css reads (the same mapping as static/js/display.js).
+    def levels(self) -> dict[str, int]:
+        """Each setting rounded to the sliders' step: the level <html> carries."""
+        return {name: _to_step(getattr(self, name)) for name in FIELDS}
 
-        --contrast is a contrast() factor, 0.75 to 1.25 (1 in the middle); --grain the
-        grain's opacity, 0 to 1; --warmth 0 (cool) to 1 (warm), 0.5 untinted.
-        """
-        contrast, grain, warmth = 0.75 + self.contrast / 200, self.grain / 100, self.warmth / 100
-        return f"--contrast: {contrast:g}; --grain: {grain:g}; --warmth: {warmth:g}"
+    @property
+    def attributes(self) -> SafeString:
+        """``data-contrast="50" data-grain="25" data-warmth="50"`` for <html>: the page's CSP
+        allows no style attribute, so static/css/display.css maps each level to the CSS custom
+        properties site.css reads (a stylesheet made by :func:`levels_css`)."""
+        return format_html_join(" ", 'data-{}="{}"', self.levels.items())
 
     def save_to(self, user: Any) -> None:
         user.display_contrast, user.display_grain, user.display_warmth = (
@@ -61,3 +96,7 @@ class DisplaySettings:
             self.warmth,
         )
         user.save(update_fields=["display_contrast", "display_grain", "display_warmth"])
+
+
+if __name__ == "__main__":
+    CSS_PATH.write_text(levels_css(), encoding="utf-8")

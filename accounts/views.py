@@ -46,6 +46,20 @@ def _back_to_next(request: HttpRequest) -> HttpResponseRedirect:
     return HttpResponseRedirect(target)
 
 
+def _remember(request: HttpRequest, response: HttpResponse, name: str, value: str) -> None:
+    """A visitor's choice, kept a year like the language cookie's settings say: Secure in
+    production (as the session and CSRF cookies), HttpOnly and SameSite=Lax (only the server
+    reads it; no script needs it)."""
+    response.set_cookie(
+        name,
+        value,
+        max_age=365 * 24 * 3600,
+        samesite=settings.LANGUAGE_COOKIE_SAMESITE,
+        httponly=settings.LANGUAGE_COOKIE_HTTPONLY,
+        secure=settings.LANGUAGE_COOKIE_SECURE or request.is_secure(),
+    )
+
+
 @require_POST
 def language_set(request: HttpRequest) -> HttpResponse:
     """The header's language selector: remembered on the profile, or in a cookie for visitors."""
@@ -56,13 +70,7 @@ def language_set(request: HttpRequest) -> HttpResponse:
         request.user.language = language
         request.user.save(update_fields=["language"])
     response = _back_to_next(request)
-    response.set_cookie(
-        settings.LANGUAGE_COOKIE_NAME,
-        language,
-        max_age=365 * 24 * 3600,
-        samesite="Lax",
-        secure=request.is_secure(),
-    )
+    _remember(request, response, settings.LANGUAGE_COOKIE_NAME, language)
     return response
 
 
@@ -87,11 +95,5 @@ def display_set(request: HttpRequest) -> HttpResponse:
     else:
         response = _back_to_next(request)
     # Kept for signed-in players too, so the table looks the same after signing out.
-    response.set_cookie(
-        DISPLAY_COOKIE,
-        chosen.to_cookie(),
-        max_age=365 * 24 * 3600,
-        samesite="Lax",
-        secure=request.is_secure(),
-    )
+    _remember(request, response, DISPLAY_COOKIE, chosen.to_cookie())
     return response

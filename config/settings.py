@@ -16,6 +16,7 @@ from collections.abc import Mapping
 from pathlib import Path
 
 import dj_database_url
+from csp.constants import NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
@@ -88,6 +89,7 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "django.contrib.sites",
     "django_htmx",
+    "csp",
     "channels",
     "allauth",
     "allauth.account",
@@ -98,6 +100,9 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # The headers every answer carries, error pages included (below: what they allow).
+    "csp.middleware.CSPMiddleware",
+    "django_permissions_policy.PermissionsPolicyMiddleware",
     "games.middleware.NullCharacterMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     # Pages and board fragments gzipped (Django's has BREACH's mitigation); static files are
@@ -332,12 +337,68 @@ EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
 EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS")
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", f"{SITE_NAME} <noreply@localhost>")
 
+# Content-Security-Policy, enforced (django-csp): scripts, styles, images and fonts from the
+# site only, and no inline script, style attribute or event handler anywhere (pages, board
+# fragments, error pages; htmx's own indicator style is off, its rules are in site.css).
+# "data:" images: site.css draws the paper grain as an SVG data URL. connect-src 'self' covers
+# the site's own websocket (ws:/wss: of the same host, CSP Level 3: Chromium, Firefox,
+# Safari 15.4+) as well as the display form's fetch and htmx's requests.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF],
+        "style-src": [SELF],
+        "img-src": [SELF, "data:"],
+        "font-src": [SELF],
+        "connect-src": [SELF],
+        "object-src": [NONE],
+        "base-uri": [SELF],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+    }
+}
+# Permissions-Policy (django-permissions-policy): the powerful features off; the site uses
+# none of them, so neither it nor anything that might get into a page can ask for them. Only
+# features Chromium knows: an unknown one is a console warning on every page (the browser test
+# tests/e2e/test_content_security_policy.py reads the console).
+PERMISSIONS_POLICY: dict[str, list[str]] = {
+    feature: []
+    for feature in (
+        "accelerometer",
+        "autoplay",
+        "browsing-topics",
+        "camera",
+        "display-capture",
+        "encrypted-media",
+        "gamepad",
+        "geolocation",
+        "gyroscope",
+        "hid",
+        "idle-detection",
+        "local-fonts",
+        "magnetometer",
+        "microphone",
+        "midi",
+        "payment",
+        "picture-in-picture",
+        "publickey-credentials-get",
+        "screen-wake-lock",
+        "serial",
+        "usb",
+        "xr-spatial-tracking",
+    )
+}
+# The language and display cookies (accounts/views.py) are read by the server only.
+LANGUAGE_COOKIE_HTTPONLY = True
+LANGUAGE_COOKIE_SAMESITE = "Lax"
+
 # Production hardening: on whenever DEBUG is off, so `check --deploy` is clean.
 if not DEBUG:
     SECURE_SSL_REDIRECT = env_bool("DJANGO_SECURE_SSL_REDIRECT", not TESTING)
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SESSION_COOKIE_SECURE = not TESTING
     CSRF_COOKIE_SECURE = not TESTING
+    LANGUAGE_COOKIE_SECURE = not TESTING
     SECURE_HSTS_SECONDS = int(os.environ.get("DJANGO_HSTS_SECONDS", "31536000"))
     SECURE_HSTS_INCLUDE_SUBDOMAINS = True
     SECURE_HSTS_PRELOAD = True

@@ -3,6 +3,8 @@ from django.contrib import admin
 from django.urls import include, path
 from django.views.generic import RedirectView
 
+from config.site_files import robots_txt
+
 handler500 = "games.middleware.server_error"  # a lost database: 503 with a sentence
 
 urlpatterns = [
@@ -10,6 +12,7 @@ urlpatterns = [
     path(
         "favicon.ico", RedirectView.as_view(url=f"{settings.STATIC_URL}favicon.svg", permanent=True)
     ),
+    path("robots.txt", robots_txt),
     path("admin/", admin.site.urls),
     path("accounts/", include("allauth.urls")),
     path("i18n/", include("django.conf.urls.i18n")),

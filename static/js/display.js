@@ -1,13 +1,9 @@
-// The header's display settings: each slider sets its CSS variable on <html> at once (the
-// same mapping as accounts/display.py) and the choice is saved in the background; without
-// this script the form's Save button posts it.
+// The header's display settings: each slider sets its level on <html> at once (a data attribute
+// static/css/display.css maps to its CSS variable, as the server writes it: accounts/display.py)
+// and the choice is saved in the background; without this script the form's Save button posts it.
 (function () {
   "use strict";
-  var toCss = {
-    contrast: function (value) { return String(0.75 + value / 200); },
-    grain: function (value) { return String(value / 100); },
-    warmth: function (value) { return String(value / 100); }
-  };
+  var SETTINGS = { contrast: true, grain: true, warmth: true };
 
   function init() {
     var form = document.querySelector("[data-display-form]");
@@ -27,8 +23,8 @@
 
     form.addEventListener("input", function (event) {
       var name = event.target.dataset && event.target.dataset.display;
-      if (!toCss[name]) return;
-      document.documentElement.style.setProperty("--" + name, toCss[name](Number(event.target.value)));
+      if (!SETTINGS[name]) return;
+      document.documentElement.setAttribute("data-" + name, String(Number(event.target.value)));
       status.textContent = "";
       clearTimeout(timer);
       timer = setTimeout(save, 400);

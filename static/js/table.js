@@ -8,6 +8,19 @@
 
   function page() { return document.querySelector(".table-page"); }
 
+  // The board's poll (#board-public's hx-trigger, every TABLE_POLL_MS): while the socket is
+  // open, pushes bring every change and only a safety poll every 30 s goes out. A condition
+  // in the trigger itself would be eval'd by htmx, which the page's CSP forbids.
+  var SAFETY_POLL_MS = 30000;
+  var lastPoll = Date.now();
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    var elt = event.detail && event.detail.elt;
+    if (!elt || elt.id !== "board-public" || event.detail.requestConfig.verb !== "get") return;
+    var now = Date.now();
+    if (window.tableLive && now - lastPoll < SAFETY_POLL_MS) { event.preventDefault(); return; }
+    lastPoll = now;
+  });
+
   // The socket opened (or reopened after a drop): say which board the page shows, so that a
   // move made before it connected arrives at once (games/live/consumers.py, "hello").
   document.addEventListener("htmx:wsOpen", function (event) {

@@ -9,14 +9,14 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from accounts.context_processors import display_settings
-from accounts.display import COOKIE_NAME, DisplaySettings
+from accounts.display import COOKIE_NAME, CSS_PATH, DisplaySettings, levels_css
 from accounts.models import User
 from tests.conftest import client_for
 from tests.games.test_query_counts import TABLE_PAGE_QUERIES
 
 pytestmark = pytest.mark.django_db
 
-DEFAULT_STYLE = b'style="--contrast: 1; --grain: 0.25; --warmth: 0.5"'
+DEFAULT_STYLE = b'data-contrast="50" data-grain="25" data-warmth="50"'
 
 
 def _html_tag(response) -> bytes:
@@ -32,14 +32,14 @@ def test_a_visitor_without_a_cookie_gets_the_defaults():
 def test_a_players_settings_are_written_on_html(alice):
     DisplaySettings(contrast=100, grain=0, warmth=80).save_to(alice)
     tag = _html_tag(client_for(alice).get(reverse("lobby")))
-    assert b'style="--contrast: 1.25; --grain: 0; --warmth: 0.8"' in tag
+    assert b'data-contrast="100" data-grain="0" data-warmth="80"' in tag
 
 
 def test_a_visitors_cookie_is_written_on_html():
     client = Client()
     client.cookies[COOKIE_NAME] = "0-60-10"
     tag = _html_tag(client.get(reverse("lobby")))
-    assert b'style="--contrast: 0.75; --grain: 0.6; --warmth: 0.1"' in tag
+    assert b'data-contrast="0" data-grain="60" data-warmth="10"' in tag
 
 
 @pytest.mark.parametrize(
@@ -72,7 +72,7 @@ def test_the_table_page_costs_the_same_with_chosen_settings(
     DisplaySettings(contrast=20, grain=90, warmth=0).save_to(alice)
     with django_assert_max_num_queries(min(len(before), TABLE_PAGE_QUERIES)):
         response = client.get(url)
-    assert b"--grain: 0.9" in _html_tag(response)
+    assert b'data-grain="90"' in _html_tag(response)
 
 
 def test_a_player_saves_settings_on_the_profile_and_in_a_cookie(alice):
@@ -143,3 +143,22 @@ def test_the_header_offers_the_sliders_and_a_skip_link():
     assert 'id="main"' in content
     for name in ("contrast", "grain", "warmth"):
         assert f'type="range" id="display-{name}" name="{name}"' in content
+
+
+def test_a_level_between_the_sliders_steps_is_written_as_the_nearest_step(alice):
+    DisplaySettings(contrast=37, grain=99, warmth=2).save_to(alice)
+    tag = _html_tag(client_for(alice).get(reverse("lobby")))
+    assert b'data-contrast="35" data-grain="100" data-warmth="0"' in tag
+
+
+def test_the_stylesheet_maps_every_level_to_the_css_variables_site_css_reads():
+    """static/css/display.css is made by accounts/display.py; run ``python -m accounts.display``
+    after changing the mapping."""
+    assert CSS_PATH.read_text(encoding="utf-8") == levels_css()
+    css = levels_css()
+    assert 'html[data-contrast="50"] { --contrast: 1; }' in css
+    assert 'html[data-contrast="100"] { --contrast: 1.25; }' in css
+    assert 'html[data-grain="25"] { --grain: 0.25; }' in css
+    assert 'html[data-warmth="0"] { --warmth: 0; }' in css
+    for name in ("contrast", "grain", "warmth"):
+        assert css.count(f"[data-{name}=") == 21  # 0 to 100 in steps of 5

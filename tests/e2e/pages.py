@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 from playwright.sync_api import Page, expect
 
 from games.models import Table
@@ -31,3 +33,17 @@ def wait_for_a_move_or_the_end(page: Page) -> None:
     expect(
         page.locator(".result, #board-form button[name=action]:not([disabled])").first
     ).to_be_visible(timeout=60000)
+
+
+def wait_until(page: Page, expression: str, timeout_ms: float = 30000) -> None:
+    """Waits until the JavaScript ``expression`` is true in the page.
+
+    Not ``page.wait_for_function``: it re-evaluates its predicate with eval() inside the page,
+    which the site's Content-Security-Policy refuses (no 'unsafe-eval'), so any wait longer
+    than its first check fails with an EvalError. ``page.evaluate`` runs through the DevTools
+    protocol, which the policy does not govern; this asks it again until the state is reached.
+    """
+    deadline = time.monotonic() + timeout_ms / 1000
+    while not page.evaluate(expression):
+        assert time.monotonic() < deadline, f"not true after {timeout_ms:g} ms: {expression}"
+        page.wait_for_timeout(50)

@@ -16,7 +16,7 @@ from playwright.sync_api import expect
 
 from games.models import Table
 from tests.e2e.conftest import start_asgi_server, stop_asgi_server
-from tests.e2e.pages import sign_in
+from tests.e2e.pages import sign_in, wait_until
 from tests.factories import UserFactory
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -42,7 +42,7 @@ def test_the_bots_first_moves_reach_a_new_table_against_bots_within_a_second(ser
     page.goto(f"{server}/")
     page.locator("form.bot-form:has(input[name=game][value=gnav]) button").click()
     page.wait_for_url(re.compile(r".*/t/\d+/$"))
-    page.wait_for_function("window.tableLive === true")
+    wait_until(page, "window.tableLive === true")
     table = Table.objects.get(pk=int(page.url.rstrip("/").rsplit("/", 1)[1]))
     expect(page.locator("#board-private")).to_have_attribute("data-my-turn", "1", timeout=1000)
     table.refresh_from_db()

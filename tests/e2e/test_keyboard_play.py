@@ -151,7 +151,9 @@ def test_the_display_settings_answer_to_the_keyboard_and_are_saved(live_server, 
     assert_focus_ring_shows(page)
     for _ in range(4):
         page.keyboard.press("ArrowRight")  # 50 -> 70, in steps of 5
-    warmth = page.evaluate("document.documentElement.style.getPropertyValue('--warmth')")
+    warmth = page.evaluate(
+        "getComputedStyle(document.documentElement).getPropertyValue('--warmth')"
+    )
     assert float(warmth) == pytest.approx(0.7)
     expect(page.locator(".display-status")).to_have_text("Saved")
     assert User.objects.get(username="cleo").display_warmth == 70

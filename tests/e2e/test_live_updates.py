@@ -18,7 +18,7 @@ from games.models import Table
 from games.rules import get_rules
 from games.services.moves import move_play
 from games.services.tables import table_create, table_join
-from tests.e2e.pages import sign_in
+from tests.e2e.pages import sign_in, wait_until
 from tests.factories import UserFactory
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -71,7 +71,7 @@ def test_a_move_goes_over_the_socket_and_reaches_the_other_open_page(asgi_server
     pages = {name: _log_in(browser, asgi_server, name) for name in ("alice", "bob")}
     for page in pages.values():
         page.goto(f"{asgi_server}/t/{table.pk}/")
-        page.wait_for_function("window.tableLive === true")
+        wait_until(page, "window.tableLive === true")
 
     mover = table.seats.get(is_waiting=True).user.username
     waiter = "bob" if mover == "alice" else "alice"
@@ -85,7 +85,7 @@ def test_a_move_goes_over_the_socket_and_reaches_the_other_open_page(asgi_server
 
     expect(pages[waiter].locator("#board-public")).not_to_have_attribute("data-version", version)
     expect(pages[waiter].locator("#turn-badge")).to_be_visible()
-    pages[waiter].wait_for_function("document.title.startsWith('●')")
+    wait_until(pages[waiter], "document.title.startsWith('●')")
     expect(pages[mover].locator("#board-public")).not_to_have_attribute("data-version", version)
     expect(pages[mover].locator("#turn-badge")).to_be_hidden()
     assert table.moves.count() == 1
@@ -106,7 +106,7 @@ def test_a_page_whose_socket_connects_after_a_move_shows_it_within_a_second(asgi
     page.route_web_socket(SOCKET, hold)
     page.goto(f"{asgi_server}/t/{table.pk}/")
     rendered = page.locator("#board-public").get_attribute("data-version")
-    page.wait_for_function("window.tableLive === true")
+    wait_until(page, "window.tableLive === true")
     new_version = _play_one(table)
 
     server.append(held[0].connect_to_server())
@@ -131,11 +131,11 @@ def test_a_page_whose_socket_was_dropped_while_a_move_happened_catches_up_on_rec
 
     page.route_web_socket(SOCKET, through)
     page.goto(f"{asgi_server}/t/{table.pk}/")
-    page.wait_for_function("window.tableLive === true")
+    wait_until(page, "window.tableLive === true")
     routes[0].close(code=1012, reason="the server restarts")
-    page.wait_for_function("window.tableLive === false")
+    wait_until(page, "window.tableLive === false")
     new_version = _play_one(table)  # while the page has no socket
-    page.wait_for_function("window.tableLive === true", timeout=10000)  # it reconnected
+    wait_until(page, "window.tableLive === true", timeout_ms=10000)  # it reconnected
     expect(page.locator("#board-public")).to_have_attribute(
         "data-version", str(new_version), timeout=1000
     )
@@ -149,7 +149,7 @@ def test_the_fair_shuffle_panel_follows_the_table_from_waiting_to_the_end(asgi_s
     table = table_create(user=alice, game="district-noir", num_seats=2, seconds_per_move=86400)
     page = _log_in(browser, asgi_server, "alice")
     page.goto(f"{asgi_server}/t/{table.pk}/")
-    page.wait_for_function("window.tableLive === true")
+    wait_until(page, "window.tableLive === true")
     expect(page.locator("#fairness")).to_have_count(0)
 
     _elsewhere(table_join, table_id=table.pk, user=bob)

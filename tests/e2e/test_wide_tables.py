@@ -12,7 +12,7 @@ from playwright.sync_api import Page, expect
 from games.catalog import playable_games
 from games.live import broadcast
 from games.services.tables import table_create, table_join
-from tests.e2e.pages import sign_in
+from tests.e2e.pages import sign_in, wait_until
 from tests.factories import UserFactory
 from tests.games.rated_games import play_to_the_end
 
@@ -99,8 +99,8 @@ def test_district_noir_s_score_table_scrolls_by_keyboard_with_a_visible_cue(
     expect(region).to_be_focused()
     if region.evaluate("e => e.scrollWidth > e.clientWidth"):
         page.keyboard.press("ArrowRight")
-        page.wait_for_function(
-            "() => document.querySelector('.table-scroll:has(.dn-breakdown)').scrollLeft > 0"
+        wait_until(
+            page, "document.querySelector('.table-scroll:has(.dn-breakdown)').scrollLeft > 0"
         )
     assert_fits(page, "table")
     page.context.close()
