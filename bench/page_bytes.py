@@ -47,20 +47,20 @@ from django.urls import reverse  # noqa: E402
 
 from accounts.models import User  # noqa: E402
 from bench.sections import DOCS, write_section  # noqa: E402
-from games import services  # noqa: E402
 from games.models import Table  # noqa: E402
 from games.rules import get_rules  # noqa: E402
+from games.services import moves, tables  # noqa: E402
 
 MOVES = 30  # a Point City table well into its game: a market, tableaus and a log
 
 
 def point_city_table(users: list[User]) -> Table:
     """A two-player Point City table after ``MOVES`` random moves (seeded: the same every run)."""
-    table = services.table_create(
+    table = tables.table_create(
         user=users[0], game="point-city", num_seats=2, seconds_per_move=86400
     )
-    with mock.patch.object(services.secrets, "randbits", lambda bits: 19):  # the deal: fixed
-        services.table_join(table_id=table.pk, user=users[1])
+    with mock.patch.object(tables.secrets, "randbits", lambda bits: 19):  # the deal: fixed
+        tables.table_join(table_id=table.pk, user=users[1])
     rules, rng = get_rules("point-city"), random.Random(19)
     by_seat = {seat.position: seat.user for seat in table.seats.select_related("user")}
     for _ in range(MOVES):
@@ -70,9 +70,7 @@ def point_city_table(users: list[User]) -> Table:
             break
         seat = rng.choice(rules.active_seats(state))
         action = rng.choice(rules.legal_actions(state, seat))
-        services.move_play(
-            table_id=table.pk, user=by_seat[seat], action=action, version=table.version
-        )
+        moves.move_play(table_id=table.pk, user=by_seat[seat], action=action, version=table.version)
     table.refresh_from_db()
     return table
 

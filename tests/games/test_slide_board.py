@@ -18,10 +18,11 @@ from dataclasses import replace
 import pytest
 from django.urls import reverse
 
-from games import boards, selectors
+from games import boards
 from games.models import Move, Table
 from games.rules import get_rules
 from games.rules.slide.grid import HOLE, SIZE
+from games.selectors.tables import table_page_for
 from games.services.tables import table_create, table_join
 from tests.conftest import client_for, forget_boards, user_at
 from tests.factories import UserFactory
@@ -229,7 +230,7 @@ def test_the_token_holder_and_the_order_of_play_are_shown():
     state = SLIDE.setup(3, 5)
     _store(table, state)
     page = _page(client_for(None), table)
-    names = selectors.table_page_for(table, UserFactory()).names
+    names = table_page_for(table, UserFactory()).names
     order = [names[s] for s in SLIDE.view(state, None)["order"]]
     listed = re.findall(
         r'<li class="sl-who[^"]*" data-seat="(\d)">\s*(?:<span class="sl-token"[^>]*>★</span>)?'
@@ -525,7 +526,7 @@ def test_every_log_event_renders_as_a_sentence():
     assert len(entries) == len(state.log)
     types = {e["type"] for e in state.log}
     assert types == {"round", "pick", "reveal", "slide", "score"}
-    names = selectors.table_page_for(table, UserFactory()).names
+    names = table_page_for(table, UserFactory()).names
     assert all(any(name in entry for name in names) for entry in entries)
     assert "holds the first-player token." in log
     assert "has chosen a card." in log and "changed their choice." in log
