@@ -58,6 +58,8 @@ class Table(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+    # Not a column: set on the lobby's rows of the player's own tables (selectors.tables).
+    waiting_for_me: bool
 
     class Meta:
         indexes = [
@@ -237,6 +239,10 @@ class Rating(models.Model):
     ordinal = models.FloatField(_("rating"))
     games_played = models.PositiveIntegerField(_("rated games"), default=0)
     last_played = models.DateTimeField(_("last played"), null=True, blank=True)
+    # Not columns: set on a player's profile rows (selectors.ratings).
+    game_name: str
+    provisional: bool
+    place: int | None
 
     class Meta:
         constraints = [
