@@ -48,6 +48,7 @@ run: migrate messages
 test: install messages
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
+	DJANGO_DEBUG=1 $(VENV)/bin/mypy
 	DJANGO_DEBUG=1 $(PY) manage.py makemigrations --check --dry-run
 	$(PY) -m pytest $(PYTEST_ARGS)
 

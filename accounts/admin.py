@@ -7,7 +7,7 @@ from accounts.models import User, Vacation
 @admin.register(User)
 class SiteUserAdmin(UserAdmin):
     fieldsets = (
-        *UserAdmin.fieldsets,
+        *(UserAdmin.fieldsets or ()),
         (
             "Profile",
             {

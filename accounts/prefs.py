@@ -56,7 +56,7 @@ def user_prefs(request: HttpRequest) -> tuple[str, str] | None:
             cache.set(_key(user_id), prefs, PREFS_TTL_SECONDS)
         except Exception:
             logger.warning("preferences cache unavailable", exc_info=True)
-    return prefs  # type: ignore[return-value]
+    return prefs
 
 
 def forget_prefs(sender: Any, instance: Any, **kwargs: Any) -> None:

@@ -54,7 +54,7 @@ def _remember(request: HttpRequest, response: HttpResponse, name: str, value: st
         name,
         value,
         max_age=365 * 24 * 3600,
-        samesite=settings.LANGUAGE_COOKIE_SAMESITE,
+        samesite="Lax",
         httponly=settings.LANGUAGE_COOKIE_HTTPONLY,
         secure=settings.LANGUAGE_COOKIE_SECURE or request.is_secure(),
     )

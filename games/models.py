@@ -7,10 +7,14 @@ rules module gives, and ``seed`` + ``Move`` rows replay it exactly.
 from __future__ import annotations
 
 import secrets
+from typing import TYPE_CHECKING
 
 from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
+
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
 
 LIVE_LIMIT_SECONDS = 3600
 # Bots are told apart at a table by a name of their own, one per seat.
@@ -54,6 +58,8 @@ class Table(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+    # Not a column: set on the lobby's rows of the player's own tables (selectors.tables).
+    waiting_for_me: bool
 
     class Meta:
         indexes = [
@@ -152,11 +158,13 @@ class Seat(models.Model):
         return bool(self.bot_level) or self.replaced_by_bot
 
     @property
-    def player_name(self) -> str:
-        if self.user_id is not None:
+    def player_name(self) -> StrOrPromise:
+        """The seat's name; "empty seat" stays lazy, translated where it is shown."""
+        user = self.user
+        if user is not None:
             if self.replaced_by_bot:
-                return _("%(name)s (bot)") % {"name": self.user.public_name}
-            return self.user.public_name
+                return _("%(name)s (bot)") % {"name": user.public_name}
+            return user.public_name
         if self.bot_level:
             name = BOT_NAMES[self.position % len(BOT_NAMES)]
             return _("%(name)s (bot)") % {"name": name}
@@ -231,6 +239,10 @@ class Rating(models.Model):
     ordinal = models.FloatField(_("rating"))
     games_played = models.PositiveIntegerField(_("rated games"), default=0)
     last_played = models.DateTimeField(_("last played"), null=True, blank=True)
+    # Not columns: set on a player's profile rows (selectors.ratings).
+    game_name: str
+    provisional: bool
+    place: int | None
 
     class Meta:
         constraints = [

@@ -142,9 +142,9 @@ def action_values(view: dict[str, Any]) -> tuple[float, float, int]:
     deal = read_deal(view)
     keep = request = weights = 0.0
     count = 0
-    for weight, dealt, stock in worlds(deal):
+    for shuffles, dealt, stock in worlds(deal):
         count += 1
-        weight *= likelihood(deal, dealt)
+        weight = shuffles * likelihood(deal, dealt)
         keep += weight * play_out(deal, dealt, stock, request=False)
         request += weight * play_out(deal, dealt, stock, request=True)
         weights += weight
@@ -201,7 +201,7 @@ def play_out(deal: DealSoFar, dealt: list[int], stock: list[int], request: bool)
     for seat, symbol in deal.hold.items():
         hands[seat] = dealt[symbol]
     order, lives = list(deal.order), list(deal.lives)
-    seat: int = me
+    seat = me
     decide: bool | None = request
     while True:
         place = order.index(seat)

@@ -205,6 +205,7 @@ class ISMCTSBot:
         legal = candidates
         while True:
             child = self._select(node, seat, legal, rng)
+            assert child.action is not None  # only the root stands for no action
             world = rules.apply(world, seat, child.action)
             path.append(child)
             if child.visits == 0 or rules.is_over(world):

@@ -12,6 +12,7 @@ scores now and a little of what it may still score.
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from typing import Any
 
 from games.rules.base import Action, Rules, State
@@ -25,9 +26,11 @@ FLIP_WITH_UNITS = 3  # flip a card to see a building only with this much to pay 
 Perm = dict[str, int]
 
 
-def token_points(token: dict[str, Any], perm: Perm, ingenuity_cards: int) -> float:
+def token_points(token: dict[str, Any], perm: Mapping[str, float], ingenuity_cards: int) -> float:
     """What a civic token scores for these permanent resources (rules §8)."""
-    kind, points, names = token["kind"], token["points"], token["resources"]
+    kind: str = token["kind"]
+    points: int = token["points"]
+    names: list[str] = token["resources"]
     counts = [perm[r] for r in RESOURCES]
     if kind == "resource":
         return points * perm[names[0]]
@@ -55,8 +58,8 @@ class _Judge:
         self.tokens = me["tokens"]
         self.ingenuity = sum(1 for card in me["stock"] if card["resource"] == "ingenuity")
         self.units = sum(self._units(card) for card in me["stock"])
-        self.turns_left = view["deck"]["count"] / (2 * view["num_players"]) + 1
-        self.unit = UNIT * min(1.0, self.turns_left / 3) + 0.1
+        self.turns_left: float = view["deck"]["count"] / (2 * view["num_players"]) + 1
+        self.unit: float = UNIT * min(1.0, self.turns_left / 3) + 0.1
         self.supply = view["supply"]
 
     @staticmethod
@@ -66,7 +69,7 @@ class _Judge:
     def card(self, card: dict[str, Any]) -> float:
         """A resource card in stock."""
         if card["resource"] == "ingenuity":
-            bonus = sum(t["points"] for t in self.tokens if t["kind"] == "ingenuity")
+            bonus: int = sum(t["points"] for t in self.tokens if t["kind"] == "ingenuity")
             return 1.1 * self.unit + bonus
         return (1.8 if card["double"] else 1.0) * self.unit
 

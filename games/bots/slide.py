@@ -99,7 +99,8 @@ def scores(view: dict[str, Any], legal_actions: list[Action]) -> list[float]:
 
 
 def _pick_score(action: Action) -> float:
-    row, col = action["row"], action["col"]
+    row: int = action["row"]
+    col: int = action["col"]
     return sum((row > 0, row < SIZE - 1, col > 0, col < SIZE - 1))
 
 

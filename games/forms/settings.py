@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+from typing import Any
+
 from django import forms
 from django.conf import settings
 from django.utils.translation import gettext_lazy as _
@@ -16,8 +18,9 @@ class ReminderSettingsForm(forms.ModelForm):
             "quiet_hours_end": forms.TimeInput(attrs={"type": "time"}),
         }
 
-    def clean(self) -> dict:
-        data = super().clean()
+    def clean(self) -> dict[str, Any]:
+        super().clean()
+        data = self.cleaned_data
         start, end = data.get("quiet_hours_start"), data.get("quiet_hours_end")
         if (start is None) != (end is None):
             raise forms.ValidationError(_("Give both ends of your quiet hours, or neither."))

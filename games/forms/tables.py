@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 
 from django import forms
@@ -93,15 +94,18 @@ class TableCreateForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.rules = rules
         seats = range(rules.min_players, rules.max_players + 1)
-        self.fields["num_seats"].choices = [(n, str(n)) for n in seats]
-        self.fields["num_seats"].initial = max(2, rules.min_players)
+        num_seats = self.fields["num_seats"]
+        assert isinstance(num_seats, forms.TypedChoiceField)  # as declared above
+        num_seats.choices = [(n, str(n)) for n in seats]
+        num_seats.initial = max(2, rules.min_players)
         for name, default in rules.default_options.items():
             label = _(rules.option_labels.get(name, name))
             choices = rules.option_choices.get(name)
             if choices:
+                coerce: Callable[[Any], Any] = type(default)  # the values' type, from the default
                 self.fields[f"option_{name}"] = forms.TypedChoiceField(
                     label=label,
-                    coerce=type(default),
+                    coerce=coerce,
                     choices=[(value, _(text)) for value, text in choices],
                     initial=default,
                 )
@@ -150,7 +154,9 @@ class BotTableForm(forms.Form):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["game"].choices = [(rules.slug, rules.name) for rules in playable_games()]
+        game = self.fields["game"]
+        assert isinstance(game, forms.ChoiceField)  # as declared above
+        game.choices = [(rules.slug, rules.name) for rules in playable_games()]
 
 
 def bot_table_seats(rules: Any) -> int:

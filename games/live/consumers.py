@@ -31,6 +31,7 @@ from django.http import HttpRequest
 from django.utils import timezone, translation
 from django.utils.translation import gettext
 
+from accounts.models import User
 from games import boards, submissions
 from games.live import broadcast
 from games.models import Seat, Table
@@ -50,7 +51,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
         query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))
         self.page_id = query.get("page", [""])[0][:PAGE_ID_LENGTH]
-        self.user = self.scope.get("user") or AnonymousUser()
+        self.user: User | AnonymousUser = self.scope.get("user") or AnonymousUser()
         self.language = self._language()
         self.sent = boards.SentParts()
         self.audience = await self._audience()
@@ -195,7 +196,7 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     def _language(self) -> str:
         """The page's language, as for HTTP: the player's choice, else the cookie or browser's."""
-        if self.user.is_authenticated and getattr(self.user, "language", ""):
+        if self.user.is_authenticated and self.user.language:
             return self.user.language
         request = HttpRequest()
         request.COOKIES = self.scope.get("cookies", {})

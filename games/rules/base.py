@@ -13,7 +13,7 @@ from __future__ import annotations
 import random
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 Action = dict[str, Any]
 """A small JSON-serialisable dict, e.g. ``{"type": "play", "card": 17}``."""
@@ -94,11 +94,11 @@ class Rules(ABC):
     min_players: int
     max_players: int
     #: Option names this game accepts at ``setup`` with their defaults.
-    default_options: dict[str, Any] = {}
+    default_options: ClassVar[dict[str, Any]] = {}
     #: A label (``gettext_noop``) for each option, for the table-creation form.
-    option_labels: dict[str, str] = {}
+    option_labels: ClassVar[dict[str, str]] = {}
     #: For an option that is not a yes/no choice: its values with their labels.
-    option_choices: dict[str, list[tuple[Any, str]]] = {}
+    option_choices: ClassVar[dict[str, list[tuple[Any, str]]]] = {}
     #: The usual length of one game played live, in minutes: (shortest, longest).
     duration_minutes: tuple[int, int] = (0, 0)
     #: How hard the game is to learn and play well, from 1 (simple) to 5 (heavy).

@@ -66,6 +66,7 @@ def game_record(table: Table) -> GameRecord:
     """The record of a finished table (its seed is no secret any more): 1 query, the moves."""
     if not table.is_finished or table.seed is None:
         raise ValueError("Only a finished game's seed may be revealed.")
+    assert table.state is not None  # a finished table keeps its final state
     moves = table.moves.order_by("seq").values_list("position", "action")
     return GameRecord(
         game=table.game,

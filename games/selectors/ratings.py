@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from django.core.paginator import Page, Paginator
@@ -104,7 +105,7 @@ class Record:
 @dataclass
 class Profile:
     player: User
-    ratings: list[Rating]
+    ratings: Sequence[Rating]
     chart: Chart
     records: list[Record]
     running: list[Table]
@@ -129,7 +130,7 @@ def profile_for(player: User, *, page: str | int | None = 1) -> Profile:
     )
 
 
-def _ratings_with_place(player: User, names: dict[str, str]) -> list[Rating]:
+def _ratings_with_place(player: User, names: dict[str, str]) -> Sequence[Rating]:
     """The player's ratings, each with its place on the leaderboard if not provisional."""
     above = (
         Rating.objects.filter(

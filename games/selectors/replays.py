@@ -9,7 +9,7 @@ still held hidden from spectators (its own view of the final state), once per se
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.template import TemplateDoesNotExist
 from django.template.loader import get_template
@@ -17,6 +17,9 @@ from django.template.loader import get_template
 from games.models import Move, RatingChange, Seat, Table
 from games.rules import get_rules
 from games.selectors.fairness import seed_commitment
+
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
 
 # What a seat's view holds beyond a spectator's that is no card: whose view it is, what it may do,
 # its log (told from its side).
@@ -84,6 +87,7 @@ class Replay:
 
     @property
     def seed_sha256(self) -> str:
+        assert self.table.seed is not None  # a replayed game is finished: its seed is set
         return seed_commitment(self.table.seed)
 
     @property
@@ -91,7 +95,7 @@ class Replay:
         return reveal_template(self.table.game)
 
     @property
-    def last_move_by(self) -> str:
+    def last_move_by(self) -> StrOrPromise:
         """Who made the last move: the player, a bot, or the clock (a timeout)."""
         return Move.By(self.last_move[1]).label if self.last_move else ""
 

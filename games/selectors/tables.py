@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from django.contrib.auth.models import AnonymousUser
 from django.db.models import Prefetch, QuerySet
 
 from accounts.models import User
@@ -32,10 +33,10 @@ class Lobby:
     finished_tables: list[Table]
 
 
-def lobby_for(user: User) -> Lobby:
+def lobby_for(user: User | AnonymousUser) -> Lobby:
     if not user.is_authenticated:
-        open_tables = _with_seats(Table.objects.filter(status=Table.Status.OPEN))
-        return Lobby([], set(), list(open_tables.order_by("-created_at")[:LOBBY_OPEN_LIMIT]), [])
+        all_open = _with_seats(Table.objects.filter(status=Table.Status.OPEN))
+        return Lobby([], set(), list(all_open.order_by("-created_at")[:LOBBY_OPEN_LIMIT]), [])
     active = [Table.Status.OPEN, Table.Status.RUNNING]
     my_seats = list(
         Seat.objects.filter(user=user, table__status__in=active).values_list(
@@ -73,7 +74,9 @@ class TablePage:
         return [str(by_position.get(p, "")) for p in range(self.table.num_seats)]
 
 
-def table_page_for(table: Table, user: User, seats: list[Seat] | None = None) -> TablePage:
+def table_page_for(
+    table: Table, user: User | AnonymousUser, seats: list[Seat] | None = None
+) -> TablePage:
     """The table as ``user`` may see it: their seat's view, or the spectator's.
 
     ``seats`` (users loaded) spares the query when the caller has just read them.

@@ -27,18 +27,19 @@ TIMEOUT_BOT = "random"
 
 def choose_for_seat(rules: Rules, state: Any, position: int, level: str, seed: str) -> Action:
     view = rules.view(state, position)
-    legal = view["legal_actions"]
+    legal: list[Action] = view["legal_actions"]
     rng = random.Random(seed)
     try:
         action = get_bot(level, rules.slug).choose(view, list(legal), rng)
     except Exception:
         logger.exception("bot %s failed; playing a random legal move", level)
-        action = None
+        return rng.choice(legal)
     return action if action in legal else rng.choice(legal)
 
 
 def _play_for(table: Table, seat: Seat, level: str, by: str, seats: list[Seat]) -> Move:
     rules = table_rules(table)
+    assert table.state is not None  # bots play at started tables only
     state = rules.from_json(table.state)
     seed = f"{table.pk}:{table.version}:{seat.position}"
     action = choose_for_seat(rules, state, seat.position, level, seed)

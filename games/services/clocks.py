@@ -39,8 +39,9 @@ def _notices(seat: Seat, table: Table, now: dt.datetime) -> None:
         seat.reminder_due_at = seat.warn_at = None
         return
     seat.reminder_due_at = now + dt.timedelta(minutes=user.reminder_delay)
-    warn = seat.deadline - _budget(table) / WARNING_SHARE if seat.deadline else None
-    seat.warn_at = max(warn, now) if warn and warn < seat.deadline else None
+    deadline = seat.deadline
+    warn = deadline - _budget(table) / WARNING_SHARE if deadline else None
+    seat.warn_at = max(warn, now) if warn and deadline and warn < deadline else None
 
 
 def seat_turn_start(seat: Seat, table: Table, now: dt.datetime, *, on_vacation: bool) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import time
+from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
 from django.db import connection
@@ -12,10 +13,13 @@ HEARTBEAT_KEY = "cardtables:worker-heartbeat"
 # The sweeps run every minute; a heartbeat older than this means no worker is sweeping.
 HEARTBEAT_STALE_SECONDS = 180
 
+if TYPE_CHECKING:
+    import redis
+
 _local_heartbeat: float | None = None
 
 
-def _redis():
+def _redis() -> redis.Redis:
     """A client that asks once, with the site's short timeouts: redis-py's own default retries
     ten times, and a hung Redis would hold the health check (and its monitor) for seconds."""
     import redis
@@ -40,8 +44,8 @@ def heartbeat_record(now: float | None = None) -> None:
             _redis().set(HEARTBEAT_KEY, str(now), ex=24 * 3600)
 
 
-def check() -> dict[str, dict]:
-    report: dict[str, dict] = {}
+def check() -> dict[str, dict[str, Any]]:
+    report: dict[str, dict[str, Any]] = {}
     try:
         with connection.cursor() as cursor:
             cursor.execute("SELECT 1")

@@ -47,10 +47,11 @@ def state_store(
     fields = ["state", "version", "moves_played", "status", "started_at", "seed"]
     if seats is None:
         seats = table_seats(table)
+    final: dict[str, Any] | None = None
     if outcome is not None:
         table.status = Table.Status.FINISHED
         table.finished_at = now
-        table.outcome = _with_forfeits(outcome.to_json(), seats)
+        table.outcome = final = _with_forfeits(outcome.to_json(), seats)
         fields += ["finished_at", "outcome"]
         if ratings.table_counts_for_ratings(table, seats):
             ratings.ratings_settle(table=table, seats=seats)
@@ -71,9 +72,9 @@ def state_store(
             clocks.seat_turn_stop(seat)
         elif outcome is None:
             continue
-        if outcome is not None:
-            seat.rank = table.outcome["ranks"][seat.position]
-            seat.score = table.outcome["scores"][seat.position]
+        if final is not None:
+            seat.rank = final["ranks"][seat.position]
+            seat.score = final["scores"][seat.position]
         changed.append(seat)
     fields_changed = [*clocks.CLOCK_FIELDS, *(["rank", "score"] if outcome is not None else [])]
     if len(changed) > 2:  # one UPDATE for them all (it costs more CPU than two simple ones)
@@ -120,6 +121,7 @@ def move_apply(
     """Applies one action for ``seat`` at a table from ``table_locked``, stores it all and
     publishes its events on commit. ``seats`` (from ``table_seats``) spares a query."""
     rules = table_rules(table)
+    assert table.state is not None  # only a started table takes moves
     state = rules.from_json(table.state)
     try:
         new_state = rules.apply(state, seat.position, action)
@@ -171,6 +173,7 @@ def _moved_since(table: Table, seat: Seat, version: int) -> bool:
 def state_replay(table: Table) -> Any:
     """The state rebuilt from the seed and the move log (for checks and replays)."""
     rules = table_rules(table)
+    assert table.seed is not None  # drawn when the table starts
     state = rules.setup(table.num_seats, table.seed, table.options)
     for move in table.moves.order_by("seq"):
         state = rules.apply(state, move.position, move.action)

@@ -55,7 +55,8 @@ def ratings_settle(*, table: Table, seats: Sequence[Seat]) -> list[RatingChange]
     if table.outcome is None or not table_counts_for_ratings(table, seats):
         return []
     ranks = table.outcome["ranks"]
-    user_ids = [seat.user_id for seat in seats]
+    # Every seat is a person's (table_counts_for_ratings): the filter only tells mypy so.
+    user_ids = [seat.user_id for seat in seats if seat.user_id is not None]
     fresh = new_rating()
     Rating.objects.bulk_create(
         [

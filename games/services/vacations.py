@@ -8,7 +8,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import F
+from django.db.models import F, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -72,7 +72,7 @@ def vacation_context(user: User) -> dict[str, Any]:
     }
 
 
-def _turn_based_seats(user_id: int):
+def _turn_based_seats(user_id: int) -> QuerySet[Seat]:
     return (
         Seat.objects.select_for_update(of=("self",))
         .select_related("table", "user")

@@ -33,7 +33,9 @@ _memo: dict[tuple[Any, ...], SafeString] = {}
 
 
 def _render(context: template.Context, name: str, values: dict[str, Any]) -> SafeString:
-    fragment = context.template.engine.get_template(name)
+    template = context.template
+    assert template is not None  # set while a template renders, the only time a tag runs
+    fragment = template.engine.get_template(name)
     return mark_safe(fragment.render(context.new(values)))
 
 

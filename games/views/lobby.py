@@ -22,6 +22,7 @@ from games.rules import Rules
 from games.selectors.tables import lobby_for
 from games.services import tables as table_services
 from games.time_controls import DEFAULT_TIME_PER_MOVE
+from games.views.requests import SignedInRequest
 
 
 def lobby(request: HttpRequest) -> HttpResponse:
@@ -34,7 +35,7 @@ def play_forms(rules: Rules, bound: TableCreateForm | None = None) -> dict[str, 
     return {"rules": rules, "form": form, "bot_seats": bot_table_seats(rules)}
 
 
-def _lobby_context(request: HttpRequest, bound: TableCreateForm | None = None) -> dict:
+def _lobby_context(request: HttpRequest, bound: TableCreateForm | None = None) -> dict[str, Any]:
     games = [play_forms(rules, bound) for rules in playable_games()]
     return {
         "lobby": lobby_for(request.user),
@@ -44,7 +45,7 @@ def _lobby_context(request: HttpRequest, bound: TableCreateForm | None = None) -
 
 @login_required
 @require_POST
-def table_create(request: HttpRequest) -> HttpResponse:
+def table_create(request: SignedInRequest) -> HttpResponse:
     rules = playable_rules(request.POST.get("game", ""))
     if rules is None:
         messages.error(request, _("There is no such game."))
@@ -65,7 +66,7 @@ def table_create(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_POST
-def play_against_bots(request: HttpRequest) -> HttpResponse:
+def play_against_bots(request: SignedInRequest) -> HttpResponse:
     """One click from the lobby: a table of this game with bots in every other seat."""
     form = BotTableForm(request.POST)
     if not form.is_valid():

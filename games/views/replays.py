@@ -12,6 +12,7 @@ from games.models import Table
 from games.rules import get_rules
 from games.selectors import replays
 from games.selectors.fairness import game_record
+from games.views.requests import HtmxHttpRequest
 
 
 def _finished_table(table_id: int) -> Table:
@@ -22,7 +23,7 @@ def _finished_table(table_id: int) -> Table:
 
 
 @require_GET
-def table_replay(request: HttpRequest, table_id: int) -> HttpResponse:
+def table_replay(request: HtmxHttpRequest, table_id: int) -> HttpResponse:
     """A finished game at ``?step=N``: the page, or (for HTMX) just the replay area."""
     table = _finished_table(table_id)
     try:
@@ -34,6 +35,7 @@ def table_replay(request: HttpRequest, table_id: int) -> HttpResponse:
     if request.htmx:
         return render(request, "replays/area.html", context)
     rules = get_rules(table.game)
+    assert table.state is not None  # _finished_table: a finished game keeps its final state
     context["final_view"] = rules.view(rules.from_json(table.state), None)
     context["results"] = replays.table_results(table, replay.seats)
     return render(request, "replays/page.html", context)

@@ -17,9 +17,15 @@ from games.forms.settings import ReminderSettingsForm, VacationForm
 from games.models import Seat
 from games.services import clocks, vacations
 from games.services.reminders import reminders_off, user_from_unsubscribe_token
+from games.views.requests import SignedInRequest
 
 
-def _page(request: HttpRequest, reminder_form=None, vacation_form=None, status=200):
+def _page(
+    request: SignedInRequest,
+    reminder_form: ReminderSettingsForm | None = None,
+    vacation_form: VacationForm | None = None,
+    status: int = 200,
+) -> HttpResponse:
     return render(
         request,
         "settings/play.html",
@@ -33,7 +39,7 @@ def _page(request: HttpRequest, reminder_form=None, vacation_form=None, status=2
 
 
 @login_required
-def play_settings(request: HttpRequest) -> HttpResponse:
+def play_settings(request: SignedInRequest) -> HttpResponse:
     if request.method != "POST":
         return _page(request)
     form = ReminderSettingsForm(request.POST, instance=request.user)
@@ -52,7 +58,7 @@ def play_settings(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_POST
-def vacation_start(request: HttpRequest) -> HttpResponse:
+def vacation_start(request: SignedInRequest) -> HttpResponse:
     form = VacationForm(request.POST)
     if not form.is_valid():
         return _page(request, vacation_form=form, status=400)
@@ -67,7 +73,7 @@ def vacation_start(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_POST
-def vacation_end(request: HttpRequest) -> HttpResponse:
+def vacation_end(request: SignedInRequest) -> HttpResponse:
     current = vacations.vacation_current(request.user)
     if current is not None:
         vacations.vacation_end(vacation_id=current.pk)

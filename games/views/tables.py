@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Callable
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -24,11 +25,14 @@ from games.errors import GameError
 from games.models import Seat, Table
 from games.selectors.tables import table_page_for
 from games.services import tables as table_services
+from games.views.requests import HtmxHttpRequest, SignedInRequest
 
 PRESENCE_REFRESH = dt.timedelta(seconds=20)
 
 
-def _table_action(request: HttpRequest, table_id: int, service) -> HttpResponse:
+def _table_action(
+    request: SignedInRequest, table_id: int, service: Callable[..., object]
+) -> HttpResponse:
     try:
         service(table_id=table_id, user=request.user)
     except GameError as exc:
@@ -44,13 +48,13 @@ def _table_action(request: HttpRequest, table_id: int, service) -> HttpResponse:
 
 @login_required
 @require_POST
-def table_join(request: HttpRequest, table_id: int) -> HttpResponse:
+def table_join(request: SignedInRequest, table_id: int) -> HttpResponse:
     return _table_action(request, table_id, table_services.table_join)
 
 
 @login_required
 @require_POST
-def table_seat_bot(request: HttpRequest, table_id: int) -> HttpResponse:
+def table_seat_bot(request: SignedInRequest, table_id: int) -> HttpResponse:
     level = request.POST.get("level", "medium")
     return _table_action(
         request, table_id, lambda **kw: table_services.table_seat_bot(level=level, **kw)
@@ -59,18 +63,18 @@ def table_seat_bot(request: HttpRequest, table_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def table_leave(request: HttpRequest, table_id: int) -> HttpResponse:
+def table_leave(request: SignedInRequest, table_id: int) -> HttpResponse:
     return _table_action(request, table_id, table_services.table_leave)
 
 
 @login_required
 @require_POST
-def table_abort(request: HttpRequest, table_id: int) -> HttpResponse:
+def table_abort(request: SignedInRequest, table_id: int) -> HttpResponse:
     return _table_action(request, table_id, table_services.table_abort)
 
 
 @login_required
-def table_invite(request: HttpRequest, code: str) -> HttpResponse:
+def table_invite(request: SignedInRequest, code: str) -> HttpResponse:
     """The invite link: it seats the signed-in friend directly and opens the table."""
     table = get_object_or_404(Table.objects.only("pk", "status"), invite_code=code)
     try:
@@ -95,7 +99,7 @@ def whole_number(text: str) -> int | None:
 
 
 @require_GET
-def table_detail(request: HttpRequest, table_id: int) -> HttpResponse:
+def table_detail(request: HtmxHttpRequest, table_id: int) -> HttpResponse:
     """The whole table page, or (for HTMX) just the board.
 
     The board polls with ``?v=<version>``: an unchanged table answers 204 at the cost of one query.
@@ -116,7 +120,7 @@ def table_detail(request: HttpRequest, table_id: int) -> HttpResponse:
 
 
 def _table_page(
-    request: HttpRequest, table: Table, seats: list[Seat], message: str = "", status: int = 200
+    request: HtmxHttpRequest, table: Table, seats: list[Seat], message: str = "", status: int = 200
 ) -> HttpResponse:
     """The whole page: its forms carry a CSRF token, so that they work without JavaScript."""
     audience = boards.Audience.of(request.user, seats)
@@ -186,7 +190,7 @@ def table_view_json(request: HttpRequest, table_id: int) -> JsonResponse:
 
 
 @require_POST
-def table_act(request: HttpRequest, table_id: int) -> HttpResponse:
+def table_act(request: HtmxHttpRequest, table_id: int) -> HttpResponse:
     """Plays one action over HTTP (pages without a socket, or without JavaScript).
 
     The answer is the reason of a refusal (4xx) for ``#board-message``, with the board as it is

@@ -205,11 +205,11 @@ class DistrictNoir(Rules):
             return None
         counts = _collection_counts(state)
         if state.over == "city":
-            winner = 0 if cities(counts[0]) == 3 else 1
+            winner: int | None = 0 if cities(counts[0]) == 3 else 1
             breakdowns = final_ranking(counts)[3]
             ranks = [0, 1] if winner == 0 else [1, 0]
             scores = [1.0, 0.0] if winner == 0 else [0.0, 1.0]
-            details = {
+            details: dict[str, Any] = {
                 "winner": winner,
                 "tiebreak": None,
                 "breakdown": breakdowns,

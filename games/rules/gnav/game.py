@@ -168,7 +168,8 @@ class Gnav(Rules):
             return None
         winner = next((s for s in range(NUM_SEATS) if state.lives[s] > 0), None)
         scores = [
-            NUM_SEATS - 1 if seat == winner else state.out_order[seat] for seat in range(NUM_SEATS)
+            NUM_SEATS - 1 if seat == winner else _place(state.out_order[seat])
+            for seat in range(NUM_SEATS)
         ]
         breakdown = [
             {"lives": lives, "outlasted": score, "out_in_deal": None, "out_by": None}
@@ -201,3 +202,9 @@ class Gnav(Rules):
 
     def sample_state(self, view: dict[str, Any], seat: int, rng: random.Random) -> GnavState:
         return sample_state(view, seat, rng)
+
+
+def _place(out_order: int | None) -> int:
+    """How many seats one outlasted: every seat but the winner is out when the match ends."""
+    assert out_order is not None
+    return out_order

@@ -85,6 +85,12 @@ class WorkingState:
     def emit(self, event: Event) -> None:
         self.events.append(event)
 
+    def held(self, seat: int) -> int:
+        """The card of a seat in play (``hands`` holds None only for seats gone)."""
+        card = self.hands[seat]
+        assert card is not None
+        return card
+
     # --- a turn (2.4) -------------------------------------------------------------------
 
     def keep(self, seat: int) -> None:
@@ -99,7 +105,7 @@ class WorkingState:
         later = self.order[self.order.index(asker) + 1 :]
         self.emit({"type": "ask", "seat": asker, "to": later[0] if later else None})
         for position, target in enumerate(later):
-            card = self.hands[target]
+            card = self.held(target)
             strength = self.faces[card]
             if strength <= HIGHEST_ORDINARY:
                 self.swap(asker, target)
@@ -150,7 +156,7 @@ class WorkingState:
             card = stock.pop(0)
             strength = self.faces[card]
             if strength <= HIGHEST_ORDINARY:
-                given = self.hands[asker]
+                given = self.held(asker)
                 self.discard.append(given)
                 self.hands[asker] = card
                 self.fools[asker] = False  # a Fool from the stock is not marked (A8)
@@ -184,10 +190,12 @@ class WorkingState:
         """Every card goes back to its dealt holder; cards of seats gone stay out of play."""
         faces, dealt = self.faces, self.dealt
         for seat in self.order:
-            self.hands[seat] = dealt[seat]
-            self.fools[seat] = faces[dealt[seat]] == FOOL
+            card = dealt[seat]
+            assert card is not None  # every seat in play was dealt a card
+            self.hands[seat] = card
+            self.fools[seat] = faces[card] == FOOL
         self.removed = [
-            dealt[s] for s in range(NUM_SEATS) if dealt[s] is not None and s not in self.order
+            card for s, card in enumerate(dealt) if card is not None and s not in self.order
         ]
         self.emit({"type": "undo", "seat": holder, "trades": len(self.trades)})
         self.trades = []
@@ -199,7 +207,7 @@ class WorkingState:
             self.out_order[seat] = already_out
             if seat in self.order:
                 self.order.remove(seat)
-                self.removed.append(self.hands[seat])
+                self.removed.append(self.held(seat))
                 self.hands[seat] = None
                 self.fools[seat] = False
             self.emit({"type": "out", "seat": seat})
@@ -230,13 +238,14 @@ class WorkingState:
                 "cards": [hands[s] if s in showing else None for s in range(NUM_SEATS)],
             }
         )
-        fools = [seat for seat in showing if faces[hands[seat]] == FOOL]
+        held = self.held
+        fools = [seat for seat in showing if faces[held(seat)] == FOOL]
         losers = [(seat, "fool") for seat in fools]
         if len(fools) < 2:
             others = [seat for seat in showing if seat not in fools]
-            lowest = min(faces[hands[seat]] for seat in others)
+            lowest = min(faces[held(seat)] for seat in others)
             reason = "next_lowest" if fools else "lowest"
-            losers += [(seat, reason) for seat in others if faces[hands[seat]] == lowest]
+            losers += [(seat, reason) for seat in others if faces[held(seat)] == lowest]
         for seat, reason in losers:
             self.lose_life(seat, reason)
         self.eliminate([seat for seat, _ in losers if self.lives[seat] == 0])

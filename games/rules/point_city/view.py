@@ -199,7 +199,7 @@ def _owner_back(data: dict[str, Any]) -> Player:
         stock=tuple(c["id"] for c in data["stock"]),
         city=tuple(c["id"] for c in data["city"]),
         tokens=tuple(t["id"] for t in data["tokens"]),
-        perm=tuple(data["permanent"][r] for r in RESOURCES),  # type: ignore[arg-type]
+        perm=tuple(data["permanent"][r] for r in RESOURCES),
     )
 
 
