@@ -14,34 +14,18 @@ No server, no network: the part of a request that is ours.
 from __future__ import annotations
 
 import argparse
-import atexit
 import json
 import os
 import random
-import secrets
 import statistics
-import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-PG_ARGS = ["-h", os.environ.get("PGHOST", "127.0.0.1"), "-U", os.environ.get("PGUSER", "postgres")]
-if not os.environ.get("DATABASE_URL"):  # a database of its own, dropped at the end
-    OWN_DATABASE = f"boards_{secrets.token_hex(4)}"
-    subprocess.run(["createdb", *PG_ARGS, OWN_DATABASE], check=True)
-    atexit.register(lambda: subprocess.run(["dropdb", "--force", *PG_ARGS, OWN_DATABASE]))
-    os.environ["DATABASE_URL"] = f"postgres://{PG_ARGS[3]}@{PG_ARGS[1]}:5432/{OWN_DATABASE}"
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "bench.settings")
-os.environ.setdefault("BENCH_STATIC_ROOT", tempfile.mkdtemp(prefix="cardtables-boards-"))
-os.environ.setdefault("DJANGO_SECRET_KEY", "bench-boards-" + "x" * 50)
-os.environ.setdefault("DJANGO_ALLOWED_HOSTS", "testserver")
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from bench.django_setup import setup_django
 
-import django  # noqa: E402
-
-django.setup()
+setup_django("boards")
 
 from django.conf import settings  # noqa: E402
 from django.core.handlers.wsgi import WSGIHandler  # noqa: E402

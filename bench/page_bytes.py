@@ -12,33 +12,16 @@ counted: whitenoise serves them compressed ahead of time.
 from __future__ import annotations
 
 import argparse
-import atexit
-import os
 import random
-import secrets
-import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 from unittest import mock
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-PG_ARGS = ["-h", os.environ.get("PGHOST", "127.0.0.1"), "-U", os.environ.get("PGUSER", "postgres")]
-if not os.environ.get("DATABASE_URL"):  # a database of its own, dropped at the end
-    OWN_DATABASE = f"bytes_{secrets.token_hex(4)}"
-    subprocess.run(["createdb", *PG_ARGS, OWN_DATABASE], check=True)
-    atexit.register(lambda: subprocess.run(["dropdb", "--force", *PG_ARGS, OWN_DATABASE]))
-    os.environ["DATABASE_URL"] = f"postgres://{PG_ARGS[3]}@{PG_ARGS[1]}:5432/{OWN_DATABASE}"
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "bench.settings")
-os.environ.setdefault("BENCH_STATIC_ROOT", tempfile.mkdtemp(prefix="cardtables-bytes-"))
-os.environ.setdefault("DJANGO_SECRET_KEY", "bench-bytes-" + "x" * 50)
-os.environ.setdefault("DJANGO_ALLOWED_HOSTS", "testserver")
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from bench.django_setup import setup_django
 
-import django  # noqa: E402
-
-django.setup()
+setup_django("bytes")
 
 from django.core.management import call_command  # noqa: E402
 from django.http import HttpResponse  # noqa: E402

@@ -121,3 +121,12 @@ def asgi_server(request) -> Iterator[str]:
     url, process = start_asgi_server(marker.args[0] if marker else None)
     yield url
     stop_asgi_server(process)
+
+
+@pytest.fixture(scope="module")
+def instant_bots_server(django_db_setup, django_db_blocker) -> Iterator[str]:
+    """One uvicorn for a module's tests, its bots moving without a pause."""
+    with django_db_blocker.unblock():
+        url, process = start_asgi_server({"BOT_MOVE_DELAY_SECONDS": "0"})
+    yield url
+    stop_asgi_server(process)

@@ -9,13 +9,11 @@ for the safety poll (30 s; polling is off on this server).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 
 import pytest
 from playwright.sync_api import expect
 
 from games.models import Table
-from tests.e2e.conftest import start_asgi_server, stop_asgi_server
 from tests.e2e.pages import sign_in, wait_until
 from tests.factories import UserFactory
 
@@ -25,12 +23,8 @@ RUNS = 20
 
 
 @pytest.fixture(scope="module")
-def server(django_db_setup, django_db_blocker) -> Iterator[str]:
-    """One server for the runs, its bots without a pause."""
-    with django_db_blocker.unblock():
-        url, process = start_asgi_server({"BOT_MOVE_DELAY_SECONDS": "0"})
-    yield url
-    stop_asgi_server(process)
+def server(instant_bots_server: str) -> str:
+    return instant_bots_server
 
 
 @pytest.mark.parametrize("run", range(RUNS))

@@ -13,13 +13,11 @@ from __future__ import annotations
 import random
 import re
 import time
-from collections.abc import Iterator
 
 import pytest
 from playwright.sync_api import BrowserContext, Page, expect
 
 from games.models import Table
-from tests.e2e.conftest import start_asgi_server, stop_asgi_server
 from tests.e2e.pages import sign_in, wait_until
 from tests.factories import UserFactory
 
@@ -35,11 +33,8 @@ document.addEventListener("securitypolicyviolation", function (event) {
 
 
 @pytest.fixture(scope="module")
-def server(django_db_setup, django_db_blocker) -> Iterator[str]:
-    with django_db_blocker.unblock():
-        url, process = start_asgi_server({"BOT_MOVE_DELAY_SECONDS": "0"})
-    yield url
-    stop_asgi_server(process)
+def server(instant_bots_server: str) -> str:
+    return instant_bots_server
 
 
 class Watch:

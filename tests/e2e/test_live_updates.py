@@ -165,8 +165,8 @@ def test_the_fair_shuffle_panel_follows_the_table_from_waiting_to_the_end(asgi_s
 
 
 def test_the_tables_socket_is_compressed(asgi_server):
-    """permessage-deflate (RFC 7692) is negotiated by the production server: a push is a few
-    kilobytes on the wire instead of a dozen."""
+    """permessage-deflate (RFC 7692) is negotiated by the production server, with the window
+    that keeps a push within 5 KB on the wire (tests/games/test_wire_size.py)."""
     from websockets.sync.client import connect
 
     table = _dn_table(UserFactory(username="alice"), UserFactory(username="bob"))
@@ -176,4 +176,8 @@ def test_the_tables_socket_is_compressed(asgi_server):
         socket.send(json.dumps({"hello": -1, "digest": ""}))
         board = socket.recv(timeout=10)
     assert "permessage-deflate" in extensions
+    # The site's protocol (config/websocket.py): a 32 KB window for what the server sends,
+    # uvicorn's 4 KB for what the browser sends.
+    assert "server_max_window_bits=15" in extensions
+    assert "client_max_window_bits=12" in extensions
     assert 'id="board-public"' in board
