@@ -1,0 +1,168 @@
+"""axe-core finds no WCAG 2.0, 2.1 and 2.2 A/AA violation on any page, at phone and desktop
+width, in light and dark mode: the site's pages for a visitor and a signed-in player, a game
+running at each of the four games' tables (seated and watching), its replay and its log.
+
+One browser, one page per viewer and width; each page is checked in both colour schemes
+before the next is opened. A failure names the page, the width, the mode, the rule and the
+element, e.g. ``lobby (visitor) 390px dark: target-size (...): .language-form select``.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from axe_playwright_python.base import AXE_SCRIPT
+from django.urls import reverse
+from playwright.sync_api import Page
+
+from accounts.models import User
+from games import live, services
+from games.catalog import playable_games
+from games.models import Table
+from games.rules import get_rules
+from tests.e2e.pages import sign_in
+from tests.factories import UserFactory
+from tests.games.rated_games import play_to_the_end
+
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+
+SIZES = {390: {"width": 390, "height": 844}, 1280: {"width": 1280, "height": 900}}
+TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22a", "wcag22aa"]
+# WCAG 2.0, 2.1 and 2.2, levels A and AA (target-size is 2.2 AA), plus the best practices the
+# issue asks for: a heading outline without jumps, no empty header cell, one main landmark.
+BEST_PRACTICES = [
+    "heading-order",
+    "empty-heading",
+    "empty-table-header",
+    "page-has-heading-one",
+    "landmark-one-main",
+    "scrollable-region-focusable",
+]
+EVERY_RULE = {
+    "runOnly": {"type": "tag", "values": TAGS},
+    "rules": {rule: {"enabled": True} for rule in BEST_PRACTICES},
+    "resultTypes": ["violations"],
+}
+# Dark mode changes colours only (site.css's prefers-color-scheme block): its own run checks
+# the rules about colour, the light run checks everything.
+COLOUR_RULES = {
+    "runOnly": {"type": "rule", "values": ["color-contrast", "link-in-text-block"]},
+    "resultTypes": ["violations"],
+}
+SCHEMES = {"light": EVERY_RULE, "dark": COLOUR_RULES}
+RUN = "options => axe.run(document, options).then(results => results.violations)"
+
+
+@dataclass(frozen=True)
+class Visit:
+    """A page to check: its name in a failure, its path, and who looks (None: a visitor)."""
+
+    name: str
+    path: str
+    viewer: str | None = None
+
+
+def violations(page: Page, options: dict) -> Iterator[str]:
+    """Each violation of the page as it is now, one line per element: the rule and where."""
+    if not page.evaluate("typeof window.axe !== 'undefined'"):
+        page.evaluate(AXE_SCRIPT)  # once per page load: 0.5 MB of script
+    for violation in page.evaluate(RUN, options):
+        for node in violation["nodes"]:
+            target = " ".join(str(t) for t in node["target"])
+            yield f"{violation['id']} ({violation['help']}): {target}"
+
+
+def until_turn_of(table: Table, user: User, rng: random.Random) -> Table:
+    """Random moves by the others until ``user`` may act: their hand shows as buttons."""
+    rules = get_rules(table.game)
+    for _ in range(200):
+        table.refresh_from_db()
+        state = rules.from_json(table.state)
+        active = rules.active_seats(state)
+        mine = table.seats.get(user=user).position
+        if mine in active:
+            return table
+        position = rng.choice(active)
+        seat = table.seats.select_related("user").get(position=position)
+        action = rng.choice(rules.legal_actions(state, position))
+        services.move_play(table_id=table.pk, user=seat.user, action=action, version=table.version)
+    raise AssertionError(f"never {user}'s turn at {table}")
+
+
+def a_table(game: str, players: list[User]) -> Table:
+    rules = get_rules(game)
+    seated = players[: max(2, rules.min_players, 4 if game == "gnav" else 0)]
+    table = services.table_create(
+        user=seated[0], game=game, num_seats=len(seated), seconds_per_move=86400
+    )
+    for player in seated[1:]:
+        services.table_join(table_id=table.pk, user=player)
+    table.refresh_from_db()
+    return table
+
+
+def the_visits(me: User, players: list[User]) -> list[Visit]:
+    """Every page, with what it needs: finished (rated) games of each game for the replays,
+    logs, leaderboards and profiles, and a running table of each game at ``me``'s turn."""
+    rng = random.Random(19)
+    visits = [
+        Visit("lobby (visitor)", reverse("lobby")),
+        Visit("sign in", reverse("account_login")),
+        Visit("sign up", reverse("account_signup")),
+        Visit("password reset", reverse("account_reset_password")),
+        Visit("not found", "/no-such-page/"),
+        Visit("lobby (player)", reverse("lobby"), me.username),
+        Visit("profile settings", reverse("profile_edit"), me.username),
+        Visit("play settings", reverse("play_settings"), me.username),
+    ]
+    for rules in playable_games():
+        slug = rules.slug
+        finished = play_to_the_end(a_table(slug, [me, *players]), rng)
+        running = until_turn_of(a_table(slug, [me, *players]), me, rng)
+        visits += [
+            Visit(f"{slug} game page", reverse("game_page", args=[slug])),
+            Visit(f"{slug} game page (player)", reverse("game_page", args=[slug]), me.username),
+            Visit(f"{slug} leaderboard", reverse("leaderboard", args=[slug])),
+            Visit(f"{slug} replay", reverse("table_replay", args=[finished.pk])),
+            Visit(f"{slug} log", reverse("table_log", args=[finished.pk])),
+            Visit(f"{slug} finished table", reverse("table_detail", args=[finished.pk])),
+            Visit(f"{slug} table (spectator)", reverse("table_detail", args=[running.pk])),
+            Visit(
+                f"{slug} table (seated)", reverse("table_detail", args=[running.pk]), me.username
+            ),
+        ]
+    visits.append(Visit("player profile", reverse("player_profile", args=[me.username])))
+    return visits
+
+
+def test_no_page_has_an_axe_violation(live_server, browser, monkeypatch):
+    # Nobody watches; and this thread runs the browser's event loop, where a broadcast could
+    # not run.
+    monkeypatch.setattr(live, "broadcast_table_changed", lambda *args, **kwargs: None)
+    me = UserFactory(username="axel")
+    visits = the_visits(me, [UserFactory() for _ in range(3)])
+    found: list[str] = []
+    for width, viewport in SIZES.items():
+        pages: dict[str | None, Page] = {}
+        for viewer in {visit.viewer for visit in visits}:
+            pages[viewer] = browser.new_context(viewport=viewport).new_page()
+            if viewer:
+                sign_in(pages[viewer], live_server.url, viewer)
+        for visit in visits:
+            page = pages[visit.viewer]
+            page.goto(live_server.url + visit.path)
+            for scheme, options in SCHEMES.items():
+                page.emulate_media(color_scheme=scheme)
+                found += [
+                    f"{visit.name} {width}px {scheme}: {v}" for v in violations(page, options)
+                ]
+        for page in pages.values():
+            page.context.close()
+    if os.environ.get("AXE_DUMP"):  # TEMP
+        Path(os.environ["AXE_DUMP"]).write_text("\n".join(found))
+    assert not found, f"{len(found)} axe violations:\n" + "\n".join(found)
