@@ -9,11 +9,10 @@ element, e.g. ``lobby (visitor) 390px dark: target-size (...): .language-form se
 
 from __future__ import annotations
 
-import os
 import random
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass
-from pathlib import Path
 
 import pytest
 from axe_playwright_python.base import AXE_SCRIPT
@@ -77,15 +76,18 @@ def violations(page: Page, options: dict) -> Iterator[str]:
             yield f"{violation['id']} ({violation['help']}): {target}"
 
 
-def until_turn_of(table: Table, user: User, rng: random.Random) -> Table:
-    """Random moves by the others until ``user`` may act: their hand shows as buttons."""
+def until_turn_of(table: Table, user: User, rng: random.Random, kind: str | None = None) -> Table:
+    """Random moves until ``user`` may act (with an action of ``kind``, if given): their hand
+    shows as buttons."""
     rules = get_rules(table.game)
     for _ in range(200):
         table.refresh_from_db()
         state = rules.from_json(table.state)
         active = rules.active_seats(state)
         mine = table.seats.get(user=user).position
-        if mine in active:
+        if mine in active and (
+            kind is None or any(a["type"] == kind for a in rules.legal_actions(state, mine))
+        ):
             return table
         position = rng.choice(active)
         seat = table.seats.select_related("user").get(position=position)
@@ -163,6 +165,68 @@ def test_no_page_has_an_axe_violation(live_server, browser, monkeypatch):
                 ]
         for page in pages.values():
             page.context.close()
-    if os.environ.get("AXE_DUMP"):  # TEMP
-        Path(os.environ["AXE_DUMP"]).write_text("\n".join(found))
     assert not found, f"{len(found)} axe violations:\n" + "\n".join(found)
+
+
+# Each button's text as it is seen (rendered, not visually hidden) and as it is both seen and
+# read (not aria-hidden either), and its accessible name as axe computes it.
+BUTTON_TEXTS = """buttons => {
+  axe.setup();
+  const out = buttons.map(button => {
+    const unseen = e => {
+      for (; e && e !== button.parentElement; e = e.parentElement) {
+        const style = getComputedStyle(e), box = e.getBoundingClientRect();
+        if (style.display === "none" || style.visibility === "hidden"
+            || style.clipPath === "inset(50%)" || (box.width <= 1 && box.height <= 1)) return true;
+      }
+      return false;
+    };
+    const seen = [], read = [];
+    const walker = document.createTreeWalker(button, NodeFilter.SHOW_TEXT);
+    while (walker.nextNode()) {
+      const text = walker.currentNode, parent = text.parentElement;
+      if (!text.textContent.trim() || unseen(parent)) continue;
+      seen.push(text.textContent);
+      if (!parent.closest('[aria-hidden="true"]')) read.push(text.textContent);
+    }
+    return {html: button.outerHTML.slice(0, 160), seen: seen.join(" "), read: read.join(" "),
+            name: axe.commons.text.accessibleText(button)};
+  });
+  axe.teardown();
+  return out;
+}"""
+
+
+def words(text: str) -> str:
+    """Lower case, letters and digits only: "+3 ALLIANCE" and "+3 Alliance: play" compare."""
+    return " ".join(re.sub(r"[^\w]+|_", " ", text.lower()).split())
+
+
+# The moves of each game at the seat's turn: its hand cards (District Noir), its arrows and the
+# list of moves (Slide, in the sliding phase), its two choices (Gnav), the market's cards and
+# the offers (Point City).
+KIND_OF_TURN = {"district-noir": "play", "slide": "slide", "gnav": None, "point-city": "take"}
+
+
+@pytest.mark.parametrize("width", SIZES)
+def test_every_move_is_called_first_what_it_shows(live_server, browser, monkeypatch, width):
+    """WCAG 2.5.3, Label in Name: a move's accessible name starts with the text on it, so a
+    player who sees "+3 Alliance" can say "click +3 Alliance"; a button that shows any text
+    lets screen readers read some of it."""
+    monkeypatch.setattr(live, "broadcast_table_changed", lambda *args, **kwargs: None)
+    me, others = UserFactory(username="axel"), [UserFactory() for _ in range(3)]
+    page = browser.new_context(viewport=SIZES[width]).new_page()
+    sign_in(page, live_server.url, me.username)
+    rng = random.Random(25)
+    wrong: list[str] = []
+    for rules in playable_games():
+        table = until_turn_of(a_table(rules.slug, [me, *others]), me, rng, KIND_OF_TURN[rules.slug])
+        page.goto(live_server.url + reverse("table_detail", args=[table.pk]))
+        page.evaluate(AXE_SCRIPT)
+        buttons = page.locator("#board button:visible").evaluate_all(BUTTON_TEXTS)
+        assert len(buttons) >= 2, rules.slug
+        for button in buttons:
+            seen, read, name = words(button["seen"]), words(button["read"]), words(button["name"])
+            if (seen and not read) or not name.startswith(read):
+                wrong.append(f"{rules.slug}: {name!r} for {button['seen']!r}: {button['html']}")
+    assert not wrong, "\n".join(wrong)
