@@ -25,6 +25,7 @@ CSS = Path(__file__).resolve().parent.parent / "static" / "css"
 FILES = {
     "site": "site.css",
     "pages": "pages.css",
+    "ratings": "ratings.css",
     "dn": "games/district-noir.css",
     "gnav": "games/gnav.css",
     "slide": "games/slide.css",
@@ -437,6 +438,9 @@ def _on(media: str) -> list[tuple[str, Ref, Ref]]:
         ("the rules button", INK, Ref("pages", ".rules-toggle", "background", media=media)),
         ("table title on its band", Ref("site", ".table-header", "color"), header),
         ("table number on its band", Ref("site", ".table-header .muted", "color"), header),
+        ("a link on the title's band", Ref("site", ".table-header a", "color"), header),
+        ("a rating gained", Ref("ratings", ".delta.up", "color", media=media), paper),
+        ("a rating lost", Ref("ratings", ".delta.down", "color", media=media), paper),
     ]
 
 

@@ -126,18 +126,21 @@ def the_visits(me: User, players: list[User]) -> list[Visit]:
         slug = rules.slug
         finished = play_to_the_end(a_table(slug, [me, *players]), rng)
         running = until_turn_of(a_table(slug, [me, *players]), me, rng)
+        table_url = reverse("table_detail", args=[running.pk])
+        # The replay's last step shows the result and every hand, as the finished table does.
+        the_end = f"{reverse('table_replay', args=[finished.pk])}?step={finished.moves.count()}"
         visits += [
             Visit(f"{slug} game page", reverse("game_page", args=[slug])),
-            Visit(f"{slug} game page (player)", reverse("game_page", args=[slug]), me.username),
-            Visit(f"{slug} leaderboard", reverse("leaderboard", args=[slug])),
             Visit(f"{slug} replay", reverse("table_replay", args=[finished.pk])),
+            Visit(f"{slug} replay's end", the_end),
             Visit(f"{slug} log", reverse("table_log", args=[finished.pk])),
-            Visit(f"{slug} finished table", reverse("table_detail", args=[finished.pk])),
-            Visit(f"{slug} table (spectator)", reverse("table_detail", args=[running.pk])),
-            Visit(
-                f"{slug} table (seated)", reverse("table_detail", args=[running.pk]), me.username
-            ),
+            Visit(f"{slug} table (spectator)", table_url),
+            Visit(f"{slug} table (seated)", table_url, me.username),
         ]
+    visits += [
+        Visit("game page (player)", reverse("game_page", args=["slide"]), me.username),
+        Visit("leaderboard", reverse("leaderboard", args=["point-city"])),
+    ]
     visits.append(Visit("player profile", reverse("player_profile", args=[me.username])))
     return visits
 
