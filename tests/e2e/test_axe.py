@@ -195,8 +195,10 @@ BUTTON_TEXTS = """buttons => {
       seen.push(text.textContent);
       if (!parent.closest('[aria-hidden="true"]')) read.push(text.textContent);
     }
+    const box = button.getBoundingClientRect();
     return {html: button.outerHTML.slice(0, 160), seen: seen.join(" "), read: read.join(" "),
-            name: axe.commons.text.accessibleText(button)};
+            name: axe.commons.text.accessibleText(button), move: button.name === "action",
+            size: [box.width, box.height]};
   });
   axe.teardown();
   return out;
@@ -211,13 +213,14 @@ def words(text: str) -> str:
 # The moves of each game at the seat's turn: its hand cards (District Noir), its arrows and the
 # list of moves (Slide, in the sliding phase), its two choices (Gnav), the market's cards and
 # the offers (Point City).
+MOVE_TARGET = 44  # px: a move is played by a thumb (WCAG 2.5.5's size)
 KIND_OF_TURN = {"district-noir": "play", "slide": "slide", "gnav": None, "point-city": "take"}
 
 
 def test_every_move_is_called_first_what_it_shows(live_server, browser, monkeypatch):
     """WCAG 2.5.3, Label in Name: a move's accessible name starts with the text on it, so a
     player who sees "+3 Alliance" can say "click +3 Alliance"; a button that shows any text
-    lets screen readers read some of it."""
+    lets screen readers read some of it. And every move is at least 44 px each way."""
     monkeypatch.setattr(live, "broadcast_table_changed", lambda *args, **kwargs: None)
     me, others = UserFactory(username="axel"), [UserFactory() for _ in range(3)]
     page = browser.new_context(viewport=SIZES[390]).new_page()  # a phone: the least room
@@ -234,4 +237,6 @@ def test_every_move_is_called_first_what_it_shows(live_server, browser, monkeypa
             seen, read, name = words(button["seen"]), words(button["read"]), words(button["name"])
             if (seen and not read) or not name.startswith(read):
                 wrong.append(f"{rules.slug}: {name!r} for {button['seen']!r}: {button['html']}")
+            if button["move"] and min(button["size"]) < MOVE_TARGET:
+                wrong.append(f"{rules.slug}: a move of {button['size']} px: {button['html']}")
     assert not wrong, "\n".join(wrong)
