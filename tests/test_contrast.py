@@ -5,6 +5,11 @@ files), so a colour changed there is checked here. Each pair names where its tex
 its background are declared: (file, selector, property[, which colour of the value]). At the
 default settings --paper and the felt are their untinted "-base" colours (the warmth mixes in
 0%: tests/e2e/test_keyboard_play.py checks that in a browser) and contrast() is 1.
+
+The display settings change the paper and the felt (colour temperature, dark mode) and put a
+contrast() filter on the page: DISPLAY_PAIRS are checked at every temperature, light and dark,
+from the default contrast up. Below the middle of its slider the filter softens the page on
+purpose, at the player's request. The grain never lies under text: panels are solid.
 """
 
 from __future__ import annotations
@@ -19,6 +24,8 @@ import pytest
 CSS = Path(__file__).resolve().parent.parent / "static" / "css"
 FILES = {
     "site": "site.css",
+    "pages": "pages.css",
+    "ratings": "ratings.css",
     "dn": "games/district-noir.css",
     "gnav": "games/gnav.css",
     "slide": "games/slide.css",
@@ -63,12 +70,12 @@ PAIRS: list[tuple[str, Ref, Ref]] = [
     (
         "table title on the lightest felt",
         Ref("site", ".table-header", "color"),
-        root("--felt-light-base"),
+        Ref("site", ".table-header", "background"),
     ),
     (
         "table number on the lightest felt",
         Ref("site", ".table-header .muted", "color"),
-        root("--felt-light-base"),
+        Ref("site", ".table-header", "background"),
     ),
     ("button text", Ref("site", "button", "color"), Ref("site", "button", "background")),
     (
@@ -106,7 +113,7 @@ PAIRS: list[tuple[str, Ref, Ref]] = [
     (
         "dark mode: table title on the lightest felt",
         Ref("site", ".table-header", "color"),
-        root("--felt-light-base", DARK),
+        Ref("site", ".table-header", "background", media=DARK),
     ),
     (
         "dark mode: header text",
@@ -256,7 +263,11 @@ FOCUS_PAIRS: list[tuple[str, Ref, Ref]] = [
 COMMENT = re.compile(r"/\*.*?\*/", re.S)
 VAR = re.compile(r"var\(\s*(--[\w-]+)\s*(?:,\s*([^()]*))?\)")
 HEX_PART = r"#[0-9a-fA-F]{3,6}"
-MIX = re.compile(rf"color-mix\(in srgb,\s*({HEX_PART})\s+([\d.]+)%,\s*({HEX_PART})\s*\)")
+# color-mix(in srgb, A [p%], B [q%]) of two colours already worked out, innermost first.
+MIX = re.compile(
+    rf"color-mix\(in srgb,\s*({HEX_PART})(?:\s+([\d.]+)%)?,\s*({HEX_PART})(?:\s+([\d.]+)%)?\s*\)"
+)
+CALC_PERCENT = re.compile(r"calc\(\s*([\d.]+)\s*\*\s*([\d.]+)%\s*\)")
 HEX = re.compile(r"#(?:[0-9a-fA-F]{6}|[0-9a-fA-F]{3})\b")
 
 
@@ -311,13 +322,18 @@ def declared(file: str, selector: str, prop: str, media: str = "") -> str | None
     return None
 
 
-def resolve(ref: Ref) -> str:
-    """The value with every var() and color-mix() worked out, as far as colours go."""
+def resolve(ref: Ref, warmth: float = 0.5) -> str:
+    """The value with every var() and color-mix() worked out, as far as colours go; ``warmth``
+    is the colour temperature setting, 0 (cool) to 1 (warm), as base.html writes --warmth."""
     value = declared(ref.file, ref.selector, ref.prop, ref.media)
     assert value is not None, f"{ref} is not declared"
+    # site.css's --warm and --cool: how far the paper and the felt are tinted, 0 to 1.
+    tints = {"--warm": max(0, warmth - 0.5) * 2, "--cool": max(0, 0.5 - warmth) * 2}
 
     def custom(match: re.Match) -> str:
         name, fallback = match.group(1), match.group(2)
+        if name in tints:
+            return f"{tints[name]:g}"
         for file, selector in [(ref.file, ref.scope), ("site", ":root")]:
             found = declared(file, selector, name, ref.media) if selector else None
             if found is not None:
@@ -328,9 +344,19 @@ def resolve(ref: Ref) -> str:
     def resolve_value(text: str, ref: Ref) -> str:
         while VAR.search(text):
             text = VAR.sub(custom, text)
-        return MIX.sub(lambda m: mix(m.group(1), float(m.group(2)), m.group(3)), text)
+        text = CALC_PERCENT.sub(lambda m: f"{float(m.group(1)) * float(m.group(2)):g}%", text)
+        while MIX.search(text):
+            text = MIX.sub(mix_match, text)
+        return text
 
     return resolve_value(value, ref)
+
+
+def mix_match(match: re.Match) -> str:
+    """A color-mix() with its weights as CSS reads them: one given, the other the rest."""
+    first, p, second, q = match.groups()
+    percent = float(p) if p else 100 - float(q) if q else 50
+    return mix(first, percent, second)
 
 
 def rgb(hex_colour: str) -> tuple[int, int, int]:
@@ -347,10 +373,18 @@ def mix(first: str, percent: float, second: str) -> str:
     return "#" + "".join(f"{channel:02x}" for channel in channels)
 
 
-def colour(ref: Ref) -> str:
-    found = HEX.findall(resolve(ref))
-    assert len(found) > ref.which, f"no colour {ref.which} in {ref}: {resolve(ref)}"
+def colour(ref: Ref, warmth: float = 0.5) -> str:
+    found = HEX.findall(resolve(ref, warmth))
+    assert len(found) > ref.which, f"no colour {ref.which} in {ref}: {resolve(ref, warmth)}"
     return found[ref.which]
+
+
+def filtered(hex_colour: str, factor: float) -> str:
+    """The colour through CSS's contrast(factor) filter: each channel away from the middle."""
+    channels = (
+        min(255, max(0, round((c / 255 - 0.5) * factor * 255 + 127.5))) for c in rgb(hex_colour)
+    )
+    return "#" + "".join(f"{channel:02x}" for channel in channels)
 
 
 def luminance(hex_colour: str) -> float:
@@ -385,3 +419,74 @@ def test_text_keeps_a_contrast_of_4_5_to_1(what: str, text: Ref, background: Ref
 def test_the_focus_ring_stands_out_3_to_1(what: str, ring: Ref, background: Ref) -> None:
     ratio = contrast(colour(ring), colour(background))
     assert ratio >= FOCUS_MINIMUM, f"{what}: {colour(ring)} on {colour(background)}: {ratio:.2f}"
+
+
+def test_colour_mixes_weigh_as_css_does():
+    assert resolve(root("--paper"), warmth=0.5) == "#fbf8f1"  # untinted at the default
+    assert mix_match(MIX.search("color-mix(in srgb, #000000, #ffffff 25%)")) == "#404040"
+
+
+# Text on what the display settings tint: the paper and the felt, light and dark.
+def _on(media: str) -> list[tuple[str, Ref, Ref]]:
+    paper = root("--paper", media)
+    muted = root("--muted", media)
+    header = Ref("site", ".table-header", "background", media=media)
+    return [
+        ("ink on paper", INK, paper),
+        ("muted text on paper", muted, paper),
+        ("a link on paper", Ref("site", "a", "color"), paper),
+        ("the rules button", INK, Ref("pages", ".rules-toggle", "background", media=media)),
+        ("table title on its band", Ref("site", ".table-header", "color"), header),
+        ("table number on its band", Ref("site", ".table-header .muted", "color"), header),
+        ("a link on the title's band", Ref("site", ".table-header a", "color"), header),
+        ("a rating gained", Ref("ratings", ".delta.up", "color", media=media), paper),
+        ("a rating lost", Ref("ratings", ".delta.down", "color", media=media), paper),
+    ]
+
+
+DISPLAY_PAIRS = [(f"light: {what}", text, bg) for what, text, bg in _on("")] + [
+    (f"dark: {what}", text, bg) for what, text, bg in _on(DARK)
+]
+WARMTHS = [0, 0.25, 0.5, 0.75, 1]
+# accounts/display.py: the slider's middle (the default) is contrast(1), its top contrast(1.25).
+CONTRASTS = [1, 1.05, 1.1, 1.15, 1.2, 1.25]
+
+
+@pytest.mark.parametrize("warmth", WARMTHS)
+@pytest.mark.parametrize(
+    ("what", "text", "background"), DISPLAY_PAIRS, ids=[p[0] for p in DISPLAY_PAIRS]
+)
+def test_text_keeps_4_5_to_1_at_every_colour_temperature_and_contrast(
+    what: str, text: Ref, background: Ref, warmth: float
+) -> None:
+    for factor in CONTRASTS:
+        ink, paper = (filtered(colour(ref, warmth), factor) for ref in (text, background))
+        ratio = contrast(ink, paper)
+        assert ratio >= MINIMUM, f"{what}, warmth {warmth}, contrast({factor}): {ratio:.2f}:1"
+
+
+@pytest.mark.parametrize(("what", "text", "background"), PAIRS, ids=[p[0] for p in PAIRS])
+def test_more_contrast_never_lowers_a_pair_below_4_5_to_1(
+    what: str, text: Ref, background: Ref
+) -> None:
+    for factor in CONTRASTS:
+        ratio = contrast(filtered(colour(text), factor), filtered(colour(background), factor))
+        assert ratio >= MINIMUM, f"{what} at contrast({factor}): {ratio:.2f}:1"
+
+
+# Where text sits: a background of one colour, no gradient or image (the grain) under it.
+SOLID = [
+    ("site", ".panel"),
+    ("site", ".table-header"),
+    ("site", ".table-scroll"),
+    ("site", ".display-form"),
+    ("pages", ".rules-toggle"),
+]
+
+
+@pytest.mark.parametrize(("file", "selector"), SOLID, ids=[s[1] for s in SOLID])
+def test_text_sits_on_a_solid_colour(file: str, selector: str) -> None:
+    for media in ("", DARK):
+        for prop in ("background", "background-image"):
+            value = declared(file, selector, prop, media) or ""
+            assert not re.search(r"gradient|url\(", value), f"{selector} {prop}: {value}"
