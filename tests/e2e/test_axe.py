@@ -21,10 +21,12 @@ from django.urls import reverse
 from playwright.sync_api import Page
 
 from accounts.models import User
-from games import live, services
 from games.catalog import playable_games
+from games.live import broadcast
 from games.models import Table
 from games.rules import get_rules
+from games.services.moves import move_play
+from games.services.tables import table_create, table_join
 from tests.e2e.pages import sign_in
 from tests.factories import UserFactory
 from tests.games.rated_games import play_to_the_end
@@ -93,18 +95,16 @@ def until_turn_of(table: Table, user: User, rng: random.Random, kind: str | None
         position = rng.choice(active)
         seat = table.seats.select_related("user").get(position=position)
         action = rng.choice(rules.legal_actions(state, position))
-        services.move_play(table_id=table.pk, user=seat.user, action=action, version=table.version)
+        move_play(table_id=table.pk, user=seat.user, action=action, version=table.version)
     raise AssertionError(f"never {user}'s turn at {table}")
 
 
 def a_table(game: str, players: list[User]) -> Table:
     rules = get_rules(game)
     seated = players[: max(2, rules.min_players, 4 if game == "gnav" else 0)]
-    table = services.table_create(
-        user=seated[0], game=game, num_seats=len(seated), seconds_per_move=86400
-    )
+    table = table_create(user=seated[0], game=game, num_seats=len(seated), seconds_per_move=86400)
     for player in seated[1:]:
-        services.table_join(table_id=table.pk, user=player)
+        table_join(table_id=table.pk, user=player)
     table.refresh_from_db()
     return table
 
@@ -151,7 +151,7 @@ def the_visits(me: User, players: list[User]) -> list[Visit]:
 def test_no_page_has_an_axe_violation(live_server, browser, monkeypatch):
     # Nobody watches; and this thread runs the browser's event loop, where a broadcast could
     # not run.
-    monkeypatch.setattr(live, "broadcast_table_changed", lambda *args, **kwargs: None)
+    monkeypatch.setattr(broadcast, "broadcast_table_changed", lambda *args, **kwargs: None)
     me = UserFactory(username="axel")
     visits = the_visits(me, [UserFactory() for _ in range(3)])
     found: list[str] = []
@@ -221,7 +221,7 @@ def test_every_move_is_called_first_what_it_shows(live_server, browser, monkeypa
     """WCAG 2.5.3, Label in Name: a move's accessible name starts with the text on it, so a
     player who sees "+3 Alliance" can say "click +3 Alliance"; a button that shows any text
     lets screen readers read some of it. And every move is at least 44 px each way."""
-    monkeypatch.setattr(live, "broadcast_table_changed", lambda *args, **kwargs: None)
+    monkeypatch.setattr(broadcast, "broadcast_table_changed", lambda *args, **kwargs: None)
     me, others = UserFactory(username="axel"), [UserFactory() for _ in range(3)]
     page = browser.new_context(viewport=SIZES[390]).new_page()  # a phone: the least room
     sign_in(page, live_server.url, me.username)
