@@ -90,6 +90,9 @@ class GuardedRedisCache(RedisCache):
 
     def get(self, key: Any, default: Any = None, version: int | None = None) -> Any:
         if self._undeleted and self.make_and_validate_key(key, version) in self._undeleted:
+            # Asked for again (an old session cookie): delete it from Redis now if Redis
+            # answers, so that no other process reads it there either; a miss meanwhile.
+            self._guarded(lambda: None, None)
             return default
         return self._guarded(super().get, default, key, default, version)
 

@@ -298,10 +298,16 @@ TASKS_MODE = os.environ.get(
     "TASKS_MODE", "inline" if TESTING else ("celery" if REDIS_URL else "thread")
 )
 CELERY_TASK_ALWAYS_EAGER = TASKS_MODE != "celery"
+# The deadline sweep also rescues a bot turn whose queued task was lost (a broker that failed
+# when it was queued, or came back empty): a bot seat's deadline is BOT_RESCUE_SECONDS away, so
+# such a turn is played within about both of these after its turn began, or after the broker
+# came back. An indexed query that finds nothing most of the time: cheap every few seconds.
+SWEEP_DEADLINES_SECONDS = float(os.environ.get("SWEEP_DEADLINES_SECONDS", "10"))
+SWEEP_SECONDS = float(os.environ.get("SWEEP_SECONDS", "60"))
 CELERY_BEAT_SCHEDULE = {
-    "sweep-deadlines": {"task": "games.tasks.sweep_deadlines", "schedule": 60.0},
-    "sweep-reminders": {"task": "games.tasks.sweep_reminders", "schedule": 60.0},
-    "sweep-vacations": {"task": "games.tasks.sweep_vacations", "schedule": 60.0},
+    "sweep-deadlines": {"task": "games.tasks.sweep_deadlines", "schedule": SWEEP_DEADLINES_SECONDS},
+    "sweep-reminders": {"task": "games.tasks.sweep_reminders", "schedule": SWEEP_SECONDS},
+    "sweep-vacations": {"task": "games.tasks.sweep_vacations", "schedule": SWEEP_SECONDS},
 }
 CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TASK_ACKS_LATE = True
@@ -426,3 +432,8 @@ if TESTING:
 VACATION_DAYS_PER_YEAR = 30
 # A bot waits this long before its move, so people can follow what happens.
 BOT_MOVE_DELAY_SECONDS = float(os.environ.get("BOT_MOVE_DELAY_SECONDS", "1.5"))
+# A bot seat's deadline: its queued turn normally plays within BOT_MOVE_DELAY_SECONDS and the
+# bot's thinking (under a second); if that task was lost, the deadline sweep plays the turn
+# once this has passed. A sweep that comes while the task is only late changes nothing: both
+# play under the table's lock and check its version, so the second finds nothing to do.
+BOT_RESCUE_SECONDS = float(os.environ.get("BOT_RESCUE_SECONDS", "15"))

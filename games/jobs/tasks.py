@@ -68,7 +68,9 @@ def bot_turn_schedule(table_id: int, version: int) -> None:
 
 # After the broker failed, this process stops queueing for a while: a hung Redis would
 # otherwise cost every move that makes a bot due one socket timeout. A bot turn not queued
-# is played by the deadline sweep (a bot seat's deadline is ``clocks.BOT_RESCUE`` away).
+# (or queued and then lost with a Redis that came back empty) is played by the deadline sweep:
+# a bot seat's deadline is ``settings.BOT_RESCUE_SECONDS`` away, and beat runs the sweep every
+# ``SWEEP_DEADLINES_SECONDS``, as soon as the broker answers again.
 _paused_until = 0.0
 
 

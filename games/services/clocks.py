@@ -9,13 +9,19 @@ from __future__ import annotations
 
 import datetime as dt
 
+from django.conf import settings
+
 from games.models import Seat, Table
 
 # The "time is nearly up" warning goes out when this share of the time is left.
 WARNING_SHARE = 5
-# A bot moves within seconds; if its queued turn was lost (broker down, worker killed),
-# the deadline sweep plays it after this long at the latest.
-BOT_RESCUE = dt.timedelta(minutes=2)
+
+
+def bot_rescue() -> dt.timedelta:
+    """A bot seat's deadline: a bot moves within seconds; if its queued turn was lost (a broker
+    that failed or came back empty, a worker killed), the deadline sweep plays it then."""
+    return dt.timedelta(seconds=settings.BOT_RESCUE_SECONDS)
+
 
 CLOCK_FIELDS = [
     "is_waiting",
@@ -54,7 +60,7 @@ def seat_turn_start(seat: Seat, table: Table, now: dt.datetime, *, on_vacation: 
         seat.paused_remaining = _budget(table)
         seat.reminder_due_at = seat.warn_at = None
         return
-    seat.deadline = now + (min(_budget(table), BOT_RESCUE) if seat.is_bot else _budget(table))
+    seat.deadline = now + (min(_budget(table), bot_rescue()) if seat.is_bot else _budget(table))
     seat.paused_remaining = None
     _notices(seat, table, now)
 

@@ -10,7 +10,8 @@ from django.conf import settings
 from django.db import connection
 
 HEARTBEAT_KEY = "cardtables:worker-heartbeat"
-# The sweeps run every minute; a heartbeat older than this means no worker is sweeping.
+# The deadline sweep runs every 10 s (beat) or minute (the embedded timer); a heartbeat
+# older than this means no worker is sweeping.
 HEARTBEAT_STALE_SECONDS = 180
 
 if TYPE_CHECKING:

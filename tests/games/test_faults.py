@@ -210,24 +210,36 @@ def slow_inbox() -> Iterator[tuple[SlowInbox, int]]:
 class Worker:
     """`celery worker` in a process group of its own, so SIGKILL takes every child with it."""
 
-    def __init__(self, broker: str, smtp_port: int, concurrency: int) -> None:
-        self.queue = f"faults-{uuid.uuid4().hex[:8]}"
-        env = {k: v for k, v in os.environ.items() if k != "PYTEST_VERSION"}
-        env.update(
+    def __init__(
+        self,
+        broker: str,
+        smtp_port: int,
+        concurrency: int,
+        *,
+        queue: str | None = None,
+        options: tuple[str, ...] = (),
+        env: dict[str, str] | None = None,
+    ) -> None:
+        """``queue``: the one it consumes (its own by default); ``options``: more of the
+        worker's command line (``-B``: beat inside it); ``env``: more settings."""
+        self.queue = queue or f"faults-{uuid.uuid4().hex[:8]}"
+        environment = {k: v for k, v in os.environ.items() if k != "PYTEST_VERSION"}
+        environment.update(
             DATABASE_URL=_database_url(),
             REDIS_URL=broker,
             DJANGO_SECRET_KEY="fault-test-secret-key-that-is-long-enough-0123456789",
             EMAIL_HOST="127.0.0.1",
             EMAIL_PORT=str(smtp_port),
             TASKS_MODE="celery",
+            **(env or {}),
         )
         command = [sys.executable, "-m", "celery", "-A", "config", "worker", "-Q", self.queue]
         command += ["--concurrency", str(concurrency), "--without-gossip", "--without-mingle"]
-        command += ["-l", "info"]
+        command += ["-l", "info", *options]
         self.process = subprocess.Popen(
             command,
             cwd=ROOT,
-            env=env,
+            env=environment,
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
             text=True,
@@ -246,7 +258,8 @@ class Worker:
         if not ready.wait(WAIT_S):
             self.kill()
             pytest.fail("the worker did not start:\n" + "".join(self.lines[-40:]))
-        self.sender = Celery("faults", broker=broker)
+        # Not the current app: the site's own tasks (shared_task) would be sent through it.
+        self.sender = Celery("faults", broker=broker, set_as_current=False)
 
     def send(self, task: str) -> None:
         self.sender.send_task(task, queue=self.queue)
