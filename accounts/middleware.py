@@ -39,9 +39,14 @@ class UserLanguageMiddleware:
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
         prefs = user_prefs(request)
-        if prefs and prefs[1]:
-            translation.activate(prefs[1])
-            request.LANGUAGE_CODE = prefs[1]
+        if not (prefs and prefs[1]):
+            return self._respond(request)
+        request.LANGUAGE_CODE = prefs[1]
+        # Only for this request: the thread serves the next one (or the next test) as it was.
+        with translation.override(prefs[1]):
+            return self._respond(request)
+
+    def _respond(self, request: HttpRequest) -> HttpResponse:
         response = self.get_response(request)
         response.headers.setdefault("Content-Language", translation.get_language())
         return response

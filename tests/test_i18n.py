@@ -459,3 +459,16 @@ def test_a_live_board_update_comes_in_the_viewers_language(running_table) -> Non
     czech, hungarian = async_to_sync(scenario)()
     assert "Průběh hry" in czech and "Game log" not in czech
     assert "Játéknapló" in hungarian and "Game log" not in hungarian
+
+
+@pytest.mark.django_db
+def test_a_players_language_holds_for_their_request_only(make_user) -> None:
+    """A Czech player's page is in Czech; the thread's next request (or next test) is not:
+    the middleware used to leave Czech active after the answer."""
+    player = make_user(language="cs")
+    client = Client()
+    client.force_login(player)
+    translation.activate("en")
+    response = client.get(reverse("lobby"))
+    assert response.headers["Content-Language"] == "cs"
+    assert translation.get_language() == "en"
