@@ -6,8 +6,10 @@ timeouts (settings ``REDIS_SOCKET_TIMEOUT``, ``REDIS_CONNECT_TIMEOUT``), and aft
 a process-wide ``Breaker`` makes the next calls fail (or miss) at once for
 ``REDIS_PAUSE_SECONDS``: a hung Redis costs one request a few hundred milliseconds, once per
 pause, never every request. Used by the cache (sessions, boards, preferences, presence) and
-the channel layer (group membership, pushes); the broadcast and the bot-turn queue keep
-breakers of their own (``games.live.broadcast``, ``games.jobs.tasks``).
+the channel layer (group membership, pushes), one breaker for both when they share a server;
+the broadcast and the bot-turn queue keep pauses of their own (``games.live.broadcast``,
+``games.jobs.tasks``), and the bot-turn queue also waits while the breaker of its server is
+open.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ import logging
 import threading
 import time
 from typing import Any
+from urllib.parse import urlsplit
 
 from channels_redis.core import RedisChannelLayer
 from django.conf import settings
@@ -50,8 +53,33 @@ class Breaker:
         self.open_until = 0.0
 
 
+def redis_server(url: str) -> str:
+    """The host and port a Redis URL names (its database number aside)."""
+    return urlsplit(url).netloc.rpartition("@")[2]
+
+
+def layer_url() -> str:
+    """The channel layer's Redis URL ("" for the in-memory layer)."""
+    layer: dict[str, Any] = settings.CHANNEL_LAYERS["default"]
+    hosts = layer.get("CONFIG", {}).get("hosts", [])
+    return str(hosts[0]["address"]) if hosts and isinstance(hosts[0], dict) else ""
+
+
+def cache_url() -> str:
+    """The default cache's location ("" for local memory)."""
+    location = settings.CACHES["default"].get("LOCATION", "")
+    return location if isinstance(location, str) else ""
+
+
 cache_breaker = Breaker("cache")
-layer_breaker = Breaker("channel layer")
+# The cache and the channel layer on one Redis server (the usual deployment: two database
+# numbers) share one breaker: the first call to time out stops the other from waiting too,
+# so a hung Redis costs a request one socket timeout, not one for each client.
+layer_breaker = (
+    cache_breaker
+    if layer_url() and redis_server(cache_url()) == redis_server(layer_url())
+    else Breaker("channel layer")
+)
 
 
 class GuardedRedisCache(RedisCache):

@@ -74,9 +74,21 @@ def bot_turn_schedule(table_id: int, version: int) -> None:
 _paused_until = 0.0
 
 
+def _broker_known_down() -> bool:
+    """Whether the broker's Redis just failed the cache or the channel layer of this process
+    (the same server): then queueing would only wait out one more socket timeout."""
+    from config import redis_guard
+
+    if not redis_guard.layer_breaker.is_open:
+        return False
+    return redis_guard.redis_server(settings.CELERY_BROKER_URL) == redis_guard.redis_server(
+        redis_guard.layer_url()
+    )
+
+
 def _queue_bot_turn(table_id: int, version: int) -> None:
     global _paused_until
-    if time.monotonic() < _paused_until:
+    if time.monotonic() < _paused_until or _broker_known_down():
         logger.info("broker paused: the deadline sweep plays the bot at table %s", table_id)
         return
     try:

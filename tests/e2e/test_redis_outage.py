@@ -15,6 +15,7 @@ from playwright.sync_api import Page, expect
 from config import redis_guard
 from games.models import Table
 from tests.e2e.conftest import start_asgi_server, stop_asgi_server
+from tests.e2e.pages import wait_until
 from tests.e2e.test_live_updates import _dn_table, _log_in, _play_one
 from tests.factories import UserFactory
 from tests.games.test_redis_hangs import PausableRedis
@@ -77,7 +78,7 @@ def _open(browser, base: str, username: str, table: Table) -> tuple[Page, list[s
     frames: list[str] = []
     page.on("websocket", lambda ws: ws.on("framereceived", lambda data: frames.append(str(data))))
     page.goto(f"{base}/t/{table.pk}/")
-    page.wait_for_function(STAYS_LIVE)
+    wait_until(page, STAYS_LIVE)
     page.evaluate("window.sameDocument = true")
     return page, frames
 
@@ -105,8 +106,8 @@ def _outage_and_return(table: Table, pages: dict, mover: str, watcher: str, redi
     page, frames = pages[watcher]
 
     redis.pause()
-    page.wait_for_function("window.closeCodes.includes(1013)")  # told to poll, not an error
-    page.wait_for_function("window.tableLive === false")
+    wait_until(page, "window.closeCodes.includes(1013)")  # told to poll, not an error
+    wait_until(page, "window.tableLive === false")
     version = _play_one(table)  # the other player's move, made while Redis hangs
     expect(page.locator("#board-public")).to_have_attribute("data-version", str(version))
     assert not _pushed(frames, version), "it came by polling: the sockets cannot be pushed to"
@@ -114,7 +115,7 @@ def _outage_and_return(table: Table, pages: dict, mover: str, watcher: str, redi
 
     redis.resume()
     for other, _frames in pages.values():
-        other.wait_for_function(STAYS_LIVE, timeout=LIVE_AGAIN_MS)
+        wait_until(other, STAYS_LIVE, timeout_ms=LIVE_AGAIN_MS)
     posts: list[str] = []
     for other, _frames in pages.values():
         other.on("request", lambda r: posts.append(r.url) if r.method == "POST" else None)
@@ -125,7 +126,7 @@ def _outage_and_return(table: Table, pages: dict, mover: str, watcher: str, redi
         before = int(seeing.locator("#board-public").get_attribute("data-version"))
         moving.locator("#board-form button[name=action]").first.click()
         expect(seeing.locator("#board-public")).to_have_attribute("data-version", str(before + 1))
-        seeing.wait_for_function("window.tableLive === true")
+        wait_until(seeing, "window.tableLive === true")
         assert _pushed(seen_frames, before + 1), f"{other_name}'s page got the move pushed"
     assert posts == [], "the moves went over the sockets again"
     for other, _frames in pages.values():

@@ -244,3 +244,18 @@ def test_a_socket_open_longer_than_the_group_expiry_rejoins_on_its_heartbeat(
 
     async_to_sync(scenario)()
     assert _stored(running_table) == 2 and _replays_exactly(running_table)
+
+
+def test_one_timeout_stops_every_client_of_the_same_redis_for_the_pause(settings):
+    """The cache, the channel layer and the bot-turn queue on one server: the first call that
+    times out opens the breaker for all three, so a hung Redis costs a request one socket
+    timeout, not one per client (the cache's, then the broadcast's, then the queue's)."""
+    from games.jobs import tasks
+
+    if not settings.REDIS_URL:
+        pytest.skip("needs Redis (REDIS_URL)")
+    assert redis_guard.layer_breaker is redis_guard.cache_breaker
+    assert not tasks._broker_known_down()
+    redis_guard.cache_breaker.trip(TimeoutError("a hung Redis"))
+    assert redis_guard.layer_breaker.is_open
+    assert tasks._broker_known_down()
