@@ -156,18 +156,23 @@ def test_redis_paused_mid_game_costs_only_live_updates(running_table, on_private
         assert poll.status_code == 200  # the polling page gets the moves meanwhile
 
         on_private_redis.resume()
-        pages = [await _open_when_live(running_table, alice)]
-        pages.append(await _open_when_live(running_table, bob))
-        await _timed_move(running_table)
-        accepted += 1
-        await _final_board_on(pages, running_table)
-        for page in pages:
-            await page.disconnect()
-        return accepted
+        return accepted + await _live_again_and_a_move_reaches_them(running_table, alice, bob)
 
     accepted = async_to_sync(scenario)()
     assert _stored(running_table) == accepted == 5
     assert _replays_exactly(running_table)
+
+
+async def _live_again_and_a_move_reaches_them(table, alice, bob) -> int:
+    """Once Redis answers: both pages go live again, and one more move (accepted: 1) reaches
+    both of them over their sockets."""
+    pages = [await _open_when_live(table, alice)]
+    pages.append(await _open_when_live(table, bob))
+    await _timed_move(table)
+    await _final_board_on(pages, table)
+    for page in pages:
+        await page.disconnect()
+    return 1
 
 
 def test_redis_restarted_empty_pages_get_pushes_again(running_table, on_private_redis):
@@ -185,14 +190,7 @@ def test_redis_restarted_empty_pages_get_pushes_again(running_table, on_private_
         for page in pages:
             assert await _closed_with(page) == LIVE_UNAVAILABLE
         on_private_redis.start()  # the same port, nothing in it
-        pages = [await _open_when_live(running_table, alice)]
-        pages.append(await _open_when_live(running_table, bob))
-        await _timed_move(running_table)
-        accepted += 1
-        await _final_board_on(pages, running_table)
-        for page in pages:
-            await page.disconnect()
-        return accepted
+        return accepted + await _live_again_and_a_move_reaches_them(running_table, alice, bob)
 
     accepted = async_to_sync(scenario)()
     assert _stored(running_table) == accepted == 4
