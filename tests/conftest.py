@@ -1,10 +1,11 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 import pytest
 from django.test import Client
+from django.utils import translation
 
 from accounts.models import User
 from games.models import Table
@@ -32,6 +33,14 @@ def _broadcasts_not_paused(monkeypatch) -> None:
     monkeypatch.setattr(tasks, "_paused_until", 0.0)
     redis_guard.cache_breaker.reset()
     redis_guard.layer_breaker.reset()
+
+
+@pytest.fixture(autouse=True)
+def _language_of_the_next_test_is_the_default() -> Iterator[None]:
+    """A request in Czech (a cookie, a header) leaves Czech active in the thread, as Django's
+    LocaleMiddleware does between requests; the next test starts in the default again."""
+    yield
+    translation.deactivate()
 
 
 def forget_boards() -> None:
