@@ -47,9 +47,8 @@ def test_a_human_plays_a_match_against_three_bots_to_its_end(
     assert max(seat_boxes, key=lambda seat: seat_boxes[seat]["y"]) == me
     expect(page.locator(f".gn-seat[data-seat='{me}']")).to_contain_text("(you)")
     expect(page.locator(".gn-mine .gn-face")).to_be_visible()
-    assert (
-        page.locator(".gn-mine").bounding_box()["y"] > page.locator(".gn-table").bounding_box()["y"]
-    )
+    # Read again until both are laid out: a bot's move may swap the board in between.
+    assert _top(page, ".gn-mine") > _top(page, ".gn-table")
 
     rng = random.Random(11)
     deadline = time.monotonic() + MATCH_TIMEOUT_S
@@ -92,3 +91,13 @@ def test_a_human_plays_a_match_against_three_bots_to_its_end(
     expect(page.locator(".log-page .log li")).to_have_count(len(log["log"]))
     page.get_by_role("link", name="Back to the table").click()
     expect(page.locator(".result")).to_be_visible()
+
+
+def _top(page, selector: str, timeout_ms: float = 10000) -> float:
+    """The element's top edge, once it is in the page (a board swapped in by a push is
+    briefly without it)."""
+    deadline = time.monotonic() + timeout_ms / 1000
+    while (box := page.locator(selector).bounding_box()) is None:
+        assert time.monotonic() < deadline, f"{selector} never laid out"
+        page.wait_for_timeout(50)
+    return box["y"]
