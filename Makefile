@@ -4,7 +4,7 @@ PY := $(VENV)/bin/python
 PIP := $(VENV)/bin/pip
 PORT ?= 8000
 
-.PHONY: run test lint format install lock migrate bench messages
+.PHONY: run test lint format install lock migrate bench messages translations
 
 ## Install exactly the locked tree: requirements.lock pins every package (runtime and dev
 ## tools, pip included) with its hashes, so a fresh clone gets the same files as CI.
@@ -35,6 +35,14 @@ migrate: install
 messages: install
 	@command -v msgfmt >/dev/null || { echo "make messages needs GNU gettext (msgfmt): apt-get install gettext"; exit 1; }
 	DJANGO_DEBUG=1 $(PY) manage.py compilemessages --ignore=.venv
+
+## After adding or changing a string: extract every marked string into the catalogues, each
+## entry with its file but no line number (so that two branches adding strings rarely touch
+## the same lines, nor the header's date), then translate the new entries.
+translations: install
+	DJANGO_DEBUG=1 $(PY) manage.py makemessages -l cs -l sk -l ca -l hu --add-location=file \
+		--ignore=.venv --ignore=staticfiles --ignore=tests --ignore=bench
+	sed -i '/^"POT-Creation-Date: /d' locale/*/LC_MESSAGES/django.po
 
 ## Run the site on the embedded default: SQLite, in-process tasks, console e-mail. The same
 ## ASGI server as production (uvicorn), restarting when a Python file, a template or a
