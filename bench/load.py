@@ -941,7 +941,7 @@ REFUSAL = re.compile(r'<p class="message error"[^>]*>(.*?)</p>', re.S)
 ACTION_BUTTON = re.compile(r'<button type="submit" name="action" value="([^"]*)"')
 LIVE_POLL = 30.0  # seconds between a live page's pings and safety polls (table.js, public.html)
 FALLBACK_POLL = 2.5  # seconds between a page's polls while it has no socket (TABLE_POLL_MS)
-LIVE_UNAVAILABLE = 1013  # the server's close code: no channel layer now (games/consumers.py)
+LIVE_UNAVAILABLE = 1013  # the server's close code: no channel layer now (games/live/consumers.py)
 
 
 def poll_left(stop_at: float) -> float:

@@ -184,7 +184,7 @@ class GuardedRedisCache(RedisCache):
 
 
 # The message the layer's receive gives a consumer when Redis failed: no pushes will come, so
-# the consumer tells its page to poll (games/consumers.py, ``live_unavailable``).
+# the consumer tells its page to poll (games/live/consumers.py, ``live_unavailable``).
 UNAVAILABLE = {"type": "live.unavailable"}
 
 

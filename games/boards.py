@@ -1,4 +1,4 @@
-"""A table's board, rendered per audience, not per page (see ../shared/DESIGN.md).
+"""A table's board, rendered per audience, not per page (see docs/architecture.md).
 
 A board has two parts:
 

@@ -1,4 +1,4 @@
-"""District Noir's greedy heuristic, from the rules document's scoring (§6) and a seat's view.
+"""District Noir's greedy heuristic, from docs/rules/district-noir.md §6 and a seat's view.
 
 A collection is worth what it would score if the game ended now, judged against the
 opponent's: Support majorities (a lead of two is safer than a lead of one), complete

@@ -1,4 +1,4 @@
-"""Point City's greedy heuristic, from the rules document (§3 turns, §5 and §8 scoring).
+"""Point City's greedy heuristic, from docs/rules/point-city.md (§3 turns, §5 and §8 scoring).
 
 Everything is counted in victory points. A building is worth its points, plus for a
 producer what its permanent resource will save over the turns left and what it adds

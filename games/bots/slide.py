@@ -1,4 +1,4 @@
-"""Slide's greedy heuristic, from the rules document (§4 sliding, §5 scoring) and a seat's view.
+"""Slide's greedy heuristic, from docs/rules/slide.md (§4 sliding, §5 scoring) and a seat's view.
 
 Lower grid sums win, and equal orthogonal neighbours cancel. A slide is judged by the
 grid it leaves: every face-up card that already has an equal neighbour counts nothing;

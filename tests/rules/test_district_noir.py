@@ -1,4 +1,4 @@
-"""District Noir, tested from its rules document (/work/shared/rules/district-noir.md).
+"""District Noir, tested from its rules reference (docs/rules/district-noir.md).
 
 Rule tests build the exact state they need with ``make_state``; the property tests at
 the end play thousands of random games.

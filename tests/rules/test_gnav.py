@@ -1,4 +1,4 @@
-"""Gnav, tested from its rules document (/work/shared/rules/gnav.md, Part 2).
+"""Gnav, tested from its rules reference (docs/rules/gnav.md §2).
 
 Rule tests start from a hand-made deal (``deal(...)``: who holds what, who deals, the top
 of the stock) and play the decisions of the seats in turn (``play(state, "ask", ...)``).
@@ -25,7 +25,7 @@ from games.rules.gnav.state import RANK_NAMES, GnavState
 rules = Gnav()
 A, B, C, D = 0, 1, 2, 3
 
-#: The rank table of 2.1, lowest first (strength 1..21).
+#: The rank table of §2.1, lowest first (strength 1..21).
 NUMERALS = ["I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX", "X", "XI", "XII"]
 RANKS = ["Fool", "Owl", "Pot", "0", *NUMERALS, "House", "Horse", "Cat", "Dragoon", "Cuckoo"]
 STRENGTH = {name: strength for strength, name in enumerate(RANKS, start=1)}
@@ -140,7 +140,7 @@ def in_deal(state: GnavState) -> dict[str, Any]:
     return {key: view[key] for key in ("deal", "button", "dealer", "resting", "order", "turn")}
 
 
-# --- 2.1 Components and ranks ------------------------------------------------------------
+# --- §2.1 Components and ranks -----------------------------------------------------------
 
 
 def test_the_pack_has_two_cards_of_each_of_21_ranks() -> None:
@@ -154,7 +154,7 @@ def test_the_ranks_run_from_the_fool_up_to_the_cuckoo() -> None:
     assert list(RANK_NAMES) == RANKS
 
 
-# --- 2.2 Match state -----------------------------------------------------------------------
+# --- §2.2 The match ------------------------------------------------------------------------
 
 
 def test_the_match_has_four_seats_with_three_lives_each() -> None:
@@ -179,7 +179,7 @@ def test_the_cat_undo_is_a_table_option_on_by_default() -> None:  # A7
         rules.setup(4, 1, {"catUndo": False})
 
 
-# --- 2.3 Starting a deal -----------------------------------------------------------------
+# --- §2.3 Starting a deal ----------------------------------------------------------------
 
 
 def test_each_participant_gets_one_card_and_play_starts_left_of_the_dealer() -> None:
@@ -250,7 +250,7 @@ def test_a_deal_with_fewer_than_two_participants_is_skipped_and_the_button_still
     }
 
 
-# --- 2.4 A turn ------------------------------------------------------------------------------
+# --- §2.4 A turn -----------------------------------------------------------------------------
 
 
 def test_players_keep_or_ask_and_the_dealer_keeps_or_draws() -> None:
@@ -277,7 +277,7 @@ def test_a_matador_holder_may_ask_and_give_the_matador_away() -> None:
     assert card_of(state, A) == "V" and card_of(state, B) == "Cuckoo"
 
 
-# --- 2.5 Resolving a request -------------------------------------------------------------------
+# --- §2.5 Resolving a request ------------------------------------------------------------------
 
 
 def test_an_ordinary_card_must_accept_and_its_holder_acts_next() -> None:
@@ -444,7 +444,7 @@ def test_requests_never_wrap_past_the_dealer() -> None:  # A11
     assert first_showdown(state) == {A: "Owl", B: "V", C: "X", D: "Horse"}
 
 
-# --- Losing lives during a deal ----------------------------------------------------------------
+# --- §2.5 Losing lives during a deal -----------------------------------------------------------
 
 
 def test_an_asker_at_zero_lives_leaves_at_once_and_is_not_compared() -> None:
@@ -480,7 +480,7 @@ def test_a_deal_left_with_one_participant_ends_with_a_void_showdown() -> None:  
     assert in_deal(state)["order"] == [C, B] and in_deal(state)["resting"] == []
 
 
-# --- 2.7 Showdown, 2.8 end of match ------------------------------------------------------------
+# --- §2.7 Showdown, §2.8 end of match ----------------------------------------------------------
 
 
 def test_every_player_tied_for_the_lowest_card_loses_a_life() -> None:
@@ -565,7 +565,7 @@ def test_a_fool_from_the_stock_makes_no_knock_but_counts_at_the_showdown() -> No
     assert losses(state) == [(D, "fool"), (A, "next_lowest")]
 
 
-# --- What each seat sees -------------------------------------------------------------------------
+# --- §2.6 What each seat sees --------------------------------------------------------------------
 
 
 def test_a_trade_between_two_other_seats_shows_that_it_happened_but_not_the_cards() -> None:
@@ -831,7 +831,7 @@ def test_a_trade_receiver_is_sampled_with_an_ordinary_card() -> None:
         assert rules.view(rules.from_json(data), C) == view
 
 
-# --- 2.12 Invariants, over random matches --------------------------------------------------------
+# --- §2.12 Invariants, over random matches -------------------------------------------------------
 
 
 def cards_in_play(data: dict[str, Any]) -> list[int]:

@@ -1,4 +1,4 @@
-"""Point City, tested from its rules document (/work/shared/rules/point-city.md).
+"""Point City, tested from its rules reference (docs/rules/point-city.md).
 
 Rule tests build the position they need with ``arrange`` (named cards placed in the
 market, stocks and cities of a fresh game); the property tests at the end play a few
@@ -35,7 +35,7 @@ CARDS = rules.cards
 SHIPPED = json.loads(CARD_FILE.read_text(encoding="utf-8"))
 N = len(CARDS)
 
-# Civic token ids (section 8 order): T1-T5 resources, T6 Ingenuity, T7-T16 pairs, T17 set, ...
+# Civic token ids (§8 order): T1-T5 resources, T6 Ingenuity, T7-T16 pairs, T17 set, ...
 ECONOMY_TOKEN, INGENUITY_TOKEN, COMMUNITY_ENERGY_PAIR = 1, 5, 7
 SET_TOKEN, TWO_PLUS, THREE_PLUS, MISSING, FLAT_5, FLAT_7 = 16, 17, 18, 19, 20, 21
 
@@ -183,7 +183,7 @@ def finished(state: PointCityState) -> PointCityState:
     return replace(state, phase=OVER)
 
 
-# -- 7. the card set --------------------------------------------------------------------------
+# -- §7 the card set --------------------------------------------------------------------------
 
 
 def test_the_game_is_registered_for_one_to_four_players() -> None:
@@ -237,9 +237,9 @@ def test_ingenuity_sides_are_exactly_the_tier_2_points_and_civic_cards() -> None
 
 
 def test_in_tier_3_the_20_ingenuity_sides_sit_on_points_and_civic_cards_only() -> None:
-    # Section 7 cannot hold exactly for tier 3 (25 points and civic cards, 20 Ingenuity
-    # sides): our reading puts Ingenuity on 20 of them and a double on one 7-point card
-    # per basic type.
+    # §7 cannot hold exactly for tier 3 (25 points and civic cards, 20 Ingenuity sides):
+    # reading P12 puts Ingenuity on 20 of them and a double on one 7-point card per basic
+    # type.
     tier3 = [c for c in CARDS if c.tier == 3]
     assert all(KINDS[c.kind] != "producer" for c in tier3 if c.resource == 5)
     others = [c for c in tier3 if KINDS[c.kind] != "producer" and c.resource != 5]
@@ -354,7 +354,7 @@ def test_a_game_plays_to_the_end_with_a_custom_card_list() -> None:
     assert "Custom " in names and "Corner Library" not in names
 
 
-# -- 2. setup ---------------------------------------------------------------------------------
+# -- §2 setup ---------------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize(
@@ -405,7 +405,7 @@ def test_the_first_player_holds_the_first_player_card_dealt_at_random() -> None:
     assert state.log[0] == {"type": "start", "seat": state.current}
 
 
-def test_play_runs_clockwise_from_the_first_player() -> None:  # ruling P7
+def test_play_runs_clockwise_from_the_first_player() -> None:  # reading P7
     state = rules.setup(4, 1)
     seats = []
     for _ in range(6):
@@ -428,7 +428,7 @@ def test_setup_refuses_bad_player_counts_and_options(num_players: int, options: 
         rules.setup(num_players, 1, options)
 
 
-# -- 3.1 the free flip ------------------------------------------------------------------------
+# -- §3.1 the free flip -----------------------------------------------------------------------
 
 
 def flips(state: PointCityState) -> list[list[int]]:
@@ -466,7 +466,7 @@ def test_a_flip_shows_the_building_side_and_the_same_player_then_takes() -> None
     assert after.log[-1]["type"] == "flip" and after.log[-1]["cell"] == [2, 1]
 
 
-# -- 3.2 taking two cards -----------------------------------------------------------------------
+# -- §3.2 taking two cards ----------------------------------------------------------------------
 
 ECONOMY_ENERGY = card(tier=1, kind="producer", cost={"economy": 1, "energy": 1})  # 0 VP
 TWO_ECONOMY = card(tier=1, kind="producer", cost={"economy": 2})  # 1 VP
@@ -549,7 +549,7 @@ def test_a_market_card_and_a_pile_card_cannot_be_taken_together() -> None:
             rules.apply(state, state.current, mixed)
 
 
-# -- 3.3 paying -------------------------------------------------------------------------------
+# -- §3.3 paying ------------------------------------------------------------------------------
 
 
 def build_one(stock: list[int | str], building: int, **kw: Any) -> PointCityState:
@@ -730,7 +730,7 @@ def test_offered_payments_are_exactly_the_undominated_ones_found_by_brute_force(
         assert set(offered) == expected, (need, have)
 
 
-# -- 3.4 civic buildings ----------------------------------------------------------------------
+# -- §3.4 civic buildings ---------------------------------------------------------------------
 
 
 def test_a_civic_building_earns_one_civic_token_of_the_players_choice() -> None:
@@ -765,7 +765,7 @@ def test_a_civic_building_is_still_built_when_the_supply_is_empty_but_earns_noth
     assert after.players[0].tokens == () and after.current == 1
 
 
-# -- 3.5 refill -------------------------------------------------------------------------------
+# -- §3.5 refill ------------------------------------------------------------------------------
 
 
 def test_the_refill_puts_each_new_card_opposite_side_up_in_reading_order() -> None:
@@ -798,7 +798,7 @@ def test_a_flipped_card_taken_is_replaced_resource_side_up() -> None:
     assert after.up[0] is False and after.up[1] is True
 
 
-# -- 4. end of the game -----------------------------------------------------------------------
+# -- §4 end of the game -----------------------------------------------------------------------
 
 
 def test_the_pile_cannot_be_drawn_once_it_is_empty() -> None:
@@ -826,7 +826,7 @@ def test_the_game_goes_on_after_the_last_two_cards_are_drawn() -> None:
 
 
 def test_a_player_who_cannot_take_anything_on_the_last_turn_passes_and_the_game_ends() -> None:
-    # Not in the rules document: our resolution for a last turn with nothing affordable.
+    # Reading P10: the published rules do not cover a last turn with nothing affordable.
     every_cell = {(r, c): (None, "building") for r in range(4) for c in range(4)}
     state = arrange(market=every_cell, stocks={0: [STARTER]}, deck_count=0)
     assert rules.legal_actions(state, 0) == [{"type": "pass"}]
@@ -853,7 +853,7 @@ def test_the_pile_always_holds_an_even_number_of_cards() -> None:  # P5
         replay = rules.apply(replay, seat, action)
 
 
-# -- 5 and 8. scoring -------------------------------------------------------------------------
+# -- §5 and §8 scoring ------------------------------------------------------------------------
 
 PERM = (2, 4, 2, 3, 0)  # community, economy, energy, ecology, industry
 
@@ -940,7 +940,7 @@ def test_players_still_tied_share_the_victory() -> None:
     assert rules.outcome(state).ranks == [0, 0]  # type: ignore[union-attr]
 
 
-# -- 9. solo against the Automa ---------------------------------------------------------------
+# -- §9 solo against the Automa ---------------------------------------------------------------
 
 
 def automa_cells(state: PointCityState) -> list[list[list[int]]]:
@@ -956,7 +956,7 @@ def test_in_solo_the_human_plays_first_and_the_automa_answers_inside_apply() -> 
 
 
 def test_the_automa_takes_the_card_where_its_tokens_cross_and_the_one_below() -> None:
-    # Our reading: the two market tokens start on row 1 and column 1.
+    # Reading P11: the two market tokens start on row 1 and column 1.
     state = rules.apply(rules.setup(1, 5), 0, {"type": "draw"})
     assert automa_cells(state) == [[[0, 0], [1, 0]]]
     assert state.automa is not None and state.automa.stock == (0, 4)
@@ -1043,7 +1043,7 @@ def test_a_solo_game_ends_after_the_automas_17th_turn(difficulty: int) -> None:
     assert rules.outcome(state).details["automa"]["difficulty"] == difficulty  # type: ignore[union-attr]
 
 
-# -- hidden information -----------------------------------------------------------------------
+# -- §11 hidden information -------------------------------------------------------------------
 
 
 def _card_dicts(value: Any) -> list[dict[str, Any]]:
@@ -1160,7 +1160,7 @@ def test_sample_state_keeps_the_view_and_redraws_what_is_hidden() -> None:
     )
 
 
-# -- 10. invariants, over many seeded random games --------------------------------------------
+# -- §10 invariants, over many seeded random games --------------------------------------------
 
 GAMES = 200
 DISPLAYED = {1: 10, 2: 10, 3: 12, 4: 14}

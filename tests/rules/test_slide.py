@@ -1,4 +1,4 @@
-"""Slide, tested from its rules document (/work/shared/rules/slide.md).
+"""Slide, tested from its rules reference (docs/rules/slide.md).
 
 Rule tests build the exact state they need with ``build`` (grids written as rows
 of numbers); the property tests at the end play hundreds of random games.
@@ -111,7 +111,7 @@ def pick_all(state: SlideState, cell: tuple[int, int] = (0, 0)) -> SlideState:
     return state
 
 
-# -- 1, 2. Components and setup --------------------------------------------------
+# -- §1, §2 Components and setup -------------------------------------------------
 
 
 def test_slide_is_registered_for_two_to_six_players() -> None:
@@ -158,7 +158,7 @@ def test_zero_shift_entries_are_off_by_default_and_other_options_are_refused() -
         rules.setup(7, 1)
 
 
-# -- 3A. Simultaneous reveal ---------------------------------------------------------
+# -- §3.1 Step A: everyone picks at once ---------------------------------------------
 
 
 def test_every_seat_picks_at_the_same_time() -> None:
@@ -231,7 +231,7 @@ def test_in_the_last_round_each_seat_has_exactly_one_card_to_pick() -> None:
     assert rules.legal_actions(state, 0) == [pick(3, 3)]  # it stays active until all are in
 
 
-# -- 3B. Claim and slide, in turn order ---------------------------------------------
+# -- §3.2 Step B: take and slide, in turn order -------------------------------------
 
 
 def test_the_token_holder_slides_first_then_play_goes_clockwise() -> None:
@@ -289,7 +289,7 @@ def test_a_seat_out_of_turn_cannot_slide() -> None:
     assert refused.value.message == "It is not your turn."
 
 
-# -- 3C. The token, and exactly 16 rounds ----------------------------------------------
+# -- §3.3, §3.4 The token, and exactly 16 rounds ---------------------------------------
 
 
 def test_the_token_moves_one_seat_to_the_left_after_each_round() -> None:
@@ -318,7 +318,7 @@ def test_after_round_k_every_grid_has_k_face_up_and_16_minus_k_face_down_cards()
     assert rounds_done == 16 and state.round == 16
 
 
-# -- 4. Sliding a card into the grid -------------------------------------------------------
+# -- §4 Sliding a card into the grid -------------------------------------------------------
 
 HOLE_1_2 = ["a b c d", "e f . g", "h i j k", "l m n o"]
 NUMBERS = {letter: str(value) for value, letter in enumerate("abcdefghijklmno", start=1)}
@@ -408,7 +408,7 @@ def test_the_view_shows_where_every_legal_slide_moves_the_cards() -> None:
             assert after.grids[0][tr * 4 + tc] == state.grids[0][fr * 4 + fc]
 
 
-# -- 5. End of game and scoring --------------------------------------------------------------
+# -- §5 End of game and scoring --------------------------------------------------------------
 
 
 def test_same_number_neighbours_cancel_in_groups_of_any_shape() -> None:
@@ -554,7 +554,7 @@ def test_nothing_is_accepted_once_the_game_is_over() -> None:
     assert refused.value.message == "The game is over."
 
 
-# -- Hidden information -------------------------------------------------------------------------
+# -- §7 Hidden information ----------------------------------------------------------------------
 
 
 def _random_states(count: int, seed: int) -> list[SlideState]:

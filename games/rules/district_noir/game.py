@@ -1,4 +1,4 @@
-"""District Noir, for two players, as in /work/shared/rules/district-noir.md.
+"""District Noir, for two players, as in docs/rules/district-noir.md.
 
 Card ids are positions in the initial shuffle, which is also the deal order: ids 0-2
 are removed, 3-7 and 8-12 form the round-1 hands of seats 0 and 1, 13-14 start the

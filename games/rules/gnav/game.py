@@ -1,11 +1,11 @@
-"""Gnav, a four-seat three-life elimination match, as in /work/shared/rules/gnav.md (Part 2).
+"""Gnav, a four-seat three-life elimination match, as in docs/rules/gnav.md §2.
 
 One game is the whole match. The only decisions are the player's at ``turn``:
 ``{"type": "keep"}`` or ``{"type": "ask"}`` (trade with the next participant), and for
 the dealer ``{"type": "keep"}`` or ``{"type": "draw"}`` (trade with the stock). Everything
 that follows automatically (passes, Dragoon and Cat penalties, the Cat's undo, the
 Cuckoo's stop, the showdown, skipped deals, the next deal) happens inside ``apply``; see
-``steps``. Option ``cat_undoes_trades`` (default on) is the document's ``catUndo``.
+``steps``. Option ``cat_undoes_trades`` (default on) is the Cat's undo (§2.5, reading A7).
 
 Log events (``seat`` is who the event is about; cards are ``{"id", "rank"}`` or ``None``):
 ``deal`` (seat: dealer; deal, button, order, resting, dealt: own card only), ``skip``

@@ -1,4 +1,4 @@
-"""Everything ``Gnav.apply`` does after a player's decision (rules document, Part 2).
+"""Everything ``Gnav.apply`` does after a player's decision (docs/rules/gnav.md §2).
 
 A ``WorkingState`` is a mutable working copy of one state: ``apply`` thaws the state once,
 runs the decision and every automatic step that follows it (passes, penalties, the
@@ -91,7 +91,7 @@ class WorkingState:
         assert card is not None
         return card
 
-    # --- a turn (2.4) -------------------------------------------------------------------
+    # --- a turn (§2.4) ------------------------------------------------------------------
 
     def keep(self, seat: int) -> None:
         self.emit({"type": "keep", "seat": seat})
@@ -101,7 +101,7 @@ class WorkingState:
             self.turn = self.order[self.order.index(seat) + 1]
 
     def request(self, asker: int) -> None:
-        """The cursor loop of 2.5: players after the asker, then the stock."""
+        """A request (§2.5): the players after the asker, then the stock."""
         later = self.order[self.order.index(asker) + 1 :]
         self.emit({"type": "ask", "seat": asker, "to": later[0] if later else None})
         for position, target in enumerate(later):
@@ -219,7 +219,7 @@ class WorkingState:
             )
             self.turn = None
 
-    # --- showdown (2.7) and the next deal (2.3) -----------------------------------------
+    # --- showdown (§2.7) and the next deal (§2.3) ---------------------------------------
 
     def end_deal(self) -> None:
         showing = list(self.order)
@@ -257,7 +257,7 @@ class WorkingState:
         self.start_deal(rest_next)
 
     def start_deal(self, rest_next: list[int]) -> None:
-        """Deal the next deal; a deal with fewer than 2 participants is skipped (2.3.4)."""
+        """Deal the next deal; a deal with fewer than 2 participants is skipped (§2.3 step 4)."""
         while True:
             self.deal += 1
             living = [seat for seat in range(NUM_SEATS) if self.lives[seat] > 0]

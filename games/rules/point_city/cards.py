@@ -1,7 +1,7 @@
 """Point City's components: resources, the card list (loaded from data) and the civic tokens.
 
 The shipped card set (``cards.json``) is an original design built to the
-structure of section 7 of the rules document; ``load_cards`` accepts any list in the
+structure of §7 of docs/rules/point-city.md; ``load_cards`` accepts any list in the
 same format, so another set can replace it.
 """
 
@@ -113,7 +113,7 @@ def building_json(card: Card) -> dict[str, Any]:
     }
 
 
-# Civic tokens (section 8): (kind, resources, points).
+# Civic tokens (§8): (kind, resources, points).
 TOKENS: tuple[tuple[str, tuple[int, ...], int], ...] = (
     *(("resource", (r,), 2) for r in range(5)),  # T1-T5
     ("ingenuity", (), 2),  # T6

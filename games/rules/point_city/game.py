@@ -1,8 +1,8 @@
-"""Point City (rules document: shared/rules/point-city.md), for 1 to 4 players.
+"""Point City (rules: docs/rules/point-city.md), for 1 to 4 players.
 
 Actions (all plain JSON dicts):
 
-- ``{"type": "flip", "cell": [row, col]}``: the optional free flip (section 3.1), before taking.
+- ``{"type": "flip", "cell": [row, col]}``: the optional free flip (§3.1), before taking.
 - ``{"type": "take", "cells": [[r, c], [r, c]], "pay": {kind: count}}``: two adjacent market
   cards, first cell first in reading order. ``pay`` counts the resource cards spent, by kind
   (``"energy"``, ``"double-energy"``, ``"ingenuity"``, ...; see ``KIND_NAMES``); it is ``{}``
@@ -10,10 +10,10 @@ Actions (all plain JSON dicts):
   used first. A resource card taken in the same action counts among the cards that may pay.
 - ``{"type": "draw"}``: the top two cards of the draw pile, as resources.
 - ``{"type": "token", "token": id}``: choose a civic token after building a civic building.
-- ``{"type": "pass"}``: only on the last turn, when no two adjacent cards can be taken (our
-  resolution: the rules document does not cover it); the game then ends.
+- ``{"type": "pass"}``: only on the last turn, when no two adjacent cards can be taken (the
+  site's reading P10: the published rules do not cover it); the game then ends.
 
-In solo play (one seat) the Automa of section 9 plays inside ``apply`` after each turn.
+In solo play (one seat) the Automa of §9 plays inside ``apply`` after each turn.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The market at the end of a turn: the refill (section 3.5) and the solo Automa (section 9)."""
+"""The market at the end of a turn: the refill (§3.5) and the solo Automa (§9)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from games.rules.point_city.state import EMPTY, OVER, SIZE, Player, PointCitySta
 
 def refill(state: PointCityState, seat: int | None) -> PointCityState:
     """Fills this turn's holes in reading order, each with the opposite side up to the card
-    taken from it (section 3.5). If the draw pile runs out first, the game is over."""
+    taken from it (§3.5). If the draw pile runs out first, the game is over."""
     market, up = list(state.market), list(state.up)
     next_card = state.next_card
     cells, cards, sides = [], [], []
@@ -44,7 +44,7 @@ def refill(state: PointCityState, seat: int | None) -> PointCityState:
 
 
 def automa_turn(catalogue: Sequence[Card], state: PointCityState) -> PointCityState:
-    """Section 9: the card where the tokens cross and the one below it (wrapping)."""
+    """§9: the card where the tokens cross and the one below it (wrapping)."""
     row, col = state.automa_at
     cells = sorted((row * SIZE + col, (row + 1) % SIZE * SIZE + col))
     automa = state.automa

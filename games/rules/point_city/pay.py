@@ -1,4 +1,4 @@
-"""Paying for buildings in Point City (section 3.3 of the rules document).
+"""Paying for buildings in Point City (docs/rules/point-city.md §3.3).
 
 A payment is a tuple of 11 counts of resource cards spent, indexed by card kind:
 0-4 a single card of that basic resource, 5-9 a double card of that resource, 10 an

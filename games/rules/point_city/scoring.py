@@ -1,4 +1,4 @@
-"""Final scoring in Point City: buildings, civic tokens (section 8) and the Automa (section 9)."""
+"""Final scoring in Point City: buildings, civic tokens (§8) and the Automa (§9)."""
 
 from __future__ import annotations
 

@@ -22,7 +22,7 @@ SETUP: dict[int, tuple[tuple[int, int, int], int]] = {
     3: ((52, 36, 28), 12),
     4: ((64, 48, 38), 14),
 }
-"""Per player count: cards used of tiers 1, 2, 3, and civic tokens on display (section 2)."""
+"""Per player count: cards used of tiers 1, 2, 3, and civic tokens on display (§2)."""
 
 PAIRS: tuple[tuple[int, int], ...] = tuple(
     sorted(

@@ -3,8 +3,8 @@
 Every card that has left the draw pile has shown its resource side (the pile lies
 resource side up, so each card is seen as its top card), so a view shows the resource
 side of every card out of the pile. It shows a building side only where it was shown:
-market cards with the building side up, and built cities. Stocks are public (ruling P6
-of the rules document), so all seats see the same view apart from their legal actions.
+market cards with the building side up, and built cities. Stocks are public (reading P6
+of docs/rules/point-city.md), so all seats see the same view apart from their legal actions.
 The cards removed at setup and the pile below its top card never appear, not even by id.
 """
 

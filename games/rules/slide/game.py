@@ -1,4 +1,4 @@
-"""Slide (Claude Clément, Gigamic 2024), following /work/shared/rules/slide.md.
+"""Slide (Claude Clément, Gigamic 2024), following docs/rules/slide.md.
 
 Each of 16 rounds: every seat blindly picks one face-down card of its own 4 x 4
 grid (simultaneous; a seat may change its pick until the last one is in), the

@@ -51,7 +51,7 @@ def entry_edges(hole: int, allow_zero_shift: bool) -> tuple[str, ...]:
     """The legal entries for a hole, in ``EDGES`` order.
 
     By default an entry that shifts no card (the hole lies on that edge) is illegal:
-    "a card can't be placed straight into the empty slot" (rules §4, ambiguity A1).
+    "a card can't be placed straight into the empty slot" (rules §4, reading A1).
     """
     if allow_zero_shift:
         return EDGES
