@@ -53,6 +53,18 @@ class Outcome:
     its score, ``reason`` a short machine-readable code (e.g. ``"score"``,
     ``"city"``), and ``details`` a per-game JSON dict for the score breakdown;
     ``details["scored"] = False`` says the scores are no points to show (an instant win).
+
+    A one-seat game (solo) is won or lost against the game itself, the opponent its rules
+    name in ``Rules.solo_opponent``. Its outcome says so in ``details["solo"]``::
+
+        {"won": bool, "level": <the difficulty, a value of the option
+         Rules.solo_level_option>, "opponent_score": <the opponent's score, or None>}
+
+    and ranks the seat as if that opponent were a second seat: ``ranks == [0]`` for a win,
+    ``[1]`` for a loss (the opponent took the first place). A tie is whatever the game's
+    rules say it is: won or lost, never shared. So ``Seat.rank`` (stored from ``ranks``) is 0
+    exactly when a solo game was won, and whatever counts first places is right for solo
+    games too; the pages that count wins against people leave one-seat tables out.
     """
 
     ranks: list[int]
@@ -76,6 +88,25 @@ class Outcome:
             reason=data["reason"],
             details=data.get("details", {}),
         )
+
+
+def solo_outcome(
+    *,
+    score: float,
+    won: bool,
+    level: Any,
+    opponent_score: float | None,
+    reason: str = "solo",
+    details: dict[str, Any] | None = None,
+) -> Outcome:
+    """A one-seat game's outcome as ``Outcome`` describes it: ranked 0 if won, 1 if lost."""
+    solo = {"won": won, "level": level, "opponent_score": opponent_score}
+    return Outcome(
+        ranks=[0 if won else 1],
+        scores=[score],
+        reason=reason,
+        details={**(details or {}), "solo": solo},
+    )
 
 
 def ranks_from_scores(keys: list[tuple[Any, ...]]) -> list[int]:
@@ -103,6 +134,12 @@ class Rules(ABC):
     duration_minutes: tuple[int, int] = (0, 0)
     #: How hard the game is to learn and play well, from 1 (simple) to 5 (heavy).
     complexity: int = 0
+    #: A game playable alone (``min_players == 1``) is played against the game itself: the
+    #: name of that opponent (``gettext_noop``), which the pages show beside the player.
+    solo_opponent: str = ""
+    #: The option (in ``default_options``) that sets how hard that opponent plays; its
+    #: ``option_choices`` name the levels ``Outcome.details["solo"]["level"]`` takes.
+    solo_level_option: str = ""
 
     @abstractmethod
     def setup(self, num_players: int, seed: int, options: dict[str, Any] | None = None) -> State:
@@ -147,6 +184,11 @@ class Rules(ABC):
     @abstractmethod
     def sample_state(self, view: dict[str, Any], seat: int, rng: random.Random) -> State:
         """A state consistent with ``view`` (what ``seat`` knows); unknowns drawn by ``rng``."""
+
+    def solo_level_name(self, level: Any) -> str:
+        """The name of a solo level (``gettext_noop``), or "" if the game does not name it."""
+        choices = self.option_choices.get(self.solo_level_option, [])
+        return next((name for value, name in choices if value == level), "")
 
     def waiting_seats(self, state: State) -> list[int]:
         """The seats the game is waiting for: their clocks run and they get reminders.

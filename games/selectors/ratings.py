@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from django.core.paginator import Page, Paginator
 from django.db.models import (
@@ -11,6 +12,7 @@ from django.db.models import (
     Case,
     Count,
     Exists,
+    F,
     IntegerField,
     OuterRef,
     Prefetch,
@@ -25,8 +27,9 @@ from django.db.models.functions import Coalesce
 from accounts.models import User
 from games.catalog import playable_games
 from games.models import Rating, RatingChange, Seat, Table
-from games.rules import Rules
+from games.rules import Rules, get_rules
 from games.selectors.charts import Chart, rating_chart
+from games.selectors.solo import solo_level_name, solo_opponent, solo_result
 from games.services.ratings import PROVISIONAL_GAMES
 
 LEADERBOARD_PAGE_SIZE = 50
@@ -103,11 +106,30 @@ class Record:
 
 
 @dataclass
+class SoloRecord:
+    """Solo games of one game at one level: played alone against the game, never rated."""
+
+    game: str
+    name: str
+    opponent: str
+    level: Any
+    level_name: str
+    wins: int
+    played: int
+
+    @property
+    def losses(self) -> int:
+        return self.played - self.wins
+
+
+@dataclass
 class Profile:
     player: User
     ratings: Sequence[Rating]
     chart: Chart
+    # Games against people (and bots) only; solo games are counted apart, by level.
     records: list[Record]
+    solo_records: list[SoloRecord]
     running: list[Table]
     finished: Page
     provisional_games: int = PROVISIONAL_GAMES
@@ -116,11 +138,13 @@ class Profile:
 def profile_for(player: User, *, page: str | int | None = 1) -> Profile:
     """A player's ratings, chart, record, running and finished games. 9 queries."""
     names = {rules.slug: rules.name for rules in playable_games()}
+    records, solo_records = _records(player, names)
     return Profile(
         player=player,
         ratings=_ratings_with_place(player, names),
         chart=rating_chart(_chart_changes(player), names),
-        records=_records(player, names),
+        records=records,
+        solo_records=solo_records,
         running=list(
             _with_seats(
                 Table.objects.filter(status=Table.Status.RUNNING, seats__user=player)
@@ -160,30 +184,49 @@ def _chart_changes(player: User) -> list[RatingChange]:
     return list(reversed(latest[:CHART_LIMIT]))
 
 
-def _records(player: User, names: dict[str, str]) -> list[Record]:
-    """Wins (alone in first place), draws (first place shared) and losses, per game."""
+def _records(player: User, names: dict[str, str]) -> tuple[list[Record], list[SoloRecord]]:
+    """Per game: wins (alone in first place), draws (first place shared) and losses against
+    other seats; and apart, per game and level, the solo games won (ranked first, ahead of
+    the game: ``games.rules.base.Outcome``) of those played. One query."""
     shared_first = Seat.objects.filter(table=OuterRef("table"), rank=0).exclude(pk=OuterRef("pk"))
+    solo = Case(
+        When(table__num_seats=1, then=Value(True)),
+        default=Value(False),
+        output_field=BooleanField(),
+    )
     rows = (
         Seat.objects.filter(user=player, table__status=Table.Status.FINISHED, rank__isnull=False)
-        .annotate(shared=Exists(shared_first))
-        .values("table__game")
+        .annotate(
+            shared=Exists(shared_first), solo=solo, level=F("table__outcome__details__solo__level")
+        )
+        .values("table__game", "solo", "level")
         .annotate(
             wins=Count("pk", filter=Q(rank=0, shared=False)),
             draws=Count("pk", filter=Q(rank=0, shared=True)),
             losses=Count("pk", filter=Q(rank__gt=0)),
         )
-        .order_by("table__game")
+        .order_by("table__game", "level")
     )
-    return [
-        Record(
-            game=row["table__game"],
-            name=names.get(row["table__game"], row["table__game"]),
-            wins=row["wins"],
-            draws=row["draws"],
-            losses=row["losses"],
+    records, solo_records = [], []
+    for row in rows:
+        game = row["table__game"]
+        name = names.get(game, game)
+        if not row["solo"]:
+            records.append(Record(game, name, row["wins"], row["draws"], row["losses"]))
+            continue
+        rules = get_rules(game)
+        solo_records.append(
+            SoloRecord(
+                game=game,
+                name=name,
+                opponent=solo_opponent(rules),
+                level=row["level"],
+                level_name=solo_level_name(rules, row["level"]),
+                wins=row["wins"],
+                played=row["wins"] + row["draws"] + row["losses"],
+            )
         )
-        for row in rows
-    ]
+    return records, solo_records
 
 
 def _with_seats(tables: QuerySet[Table]) -> QuerySet[Table]:
@@ -207,4 +250,5 @@ def _finished_page(player: User, number: str | int | None) -> Page:
     for table in page.object_list:
         table.player_seat = next(s for s in table.seats.all() if s.user_id == player.pk)
         table.rating_change = changes.get(table.pk)
+        table.solo = solo_result(table)
     return page

@@ -17,6 +17,7 @@ from django.template.loader import get_template
 from games.models import Move, RatingChange, Seat, Table
 from games.rules import get_rules
 from games.selectors.fairness import seed_commitment
+from games.selectors.solo import SoloResult, solo_result
 
 if TYPE_CHECKING:
     from django_stubs_ext import StrOrPromise
@@ -49,10 +50,12 @@ def reveal_template(slug: str) -> str | None:
 
 @dataclass(frozen=True)
 class ResultRow:
-    seat: Seat
+    # None for the game's own side in a solo game, which has only a ``name``.
+    seat: Seat | None
     rank: int
     score: float | None
     change: RatingChange | None
+    name: str = ""
 
 
 @dataclass
@@ -89,6 +92,11 @@ class Replay:
     def seed_sha256(self) -> str:
         assert self.table.seed is not None  # a replayed game is finished: its seed is set
         return seed_commitment(self.table.seed)
+
+    @property
+    def solo(self) -> SoloResult | None:
+        """How a solo game ended against the game; None for a game of several seats."""
+        return solo_result(self.table)
 
     @property
     def reveal_template(self) -> str | None:
@@ -136,7 +144,11 @@ def replay_at(table: Table, step: int) -> Replay:
 
 
 def table_results(table: Table, seats: list[Seat]) -> list[ResultRow]:
-    """Each player's place, score and rating change, best first: 1 query."""
+    """Each player's place, score and rating change, best first: 1 query.
+
+    A solo game lists the game's own side too, with its score: first if the player lost
+    (the player's stored place is then 1), second if the player won.
+    """
     outcome = table.outcome or {}
     ranks, scores = outcome.get("ranks", []), outcome.get("scores", [])
     changes = {c.user_id: c for c in RatingChange.objects.filter(table=table)}
@@ -149,4 +161,8 @@ def table_results(table: Table, seats: list[Seat]) -> list[ResultRow]:
         )
         for seat in seats
     ]
-    return sorted(rows, key=lambda row: (row.rank, row.seat.position))
+    solo = solo_result(table)
+    if solo is not None:
+        opponent = ResultRow(None, 1 if solo.won else 0, solo.opponent_score, None, solo.opponent)
+        rows.append(opponent)
+    return sorted(rows, key=lambda row: (row.rank, row.seat.position if row.seat else -1))

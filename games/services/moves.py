@@ -94,10 +94,15 @@ def state_store(
 
 
 def _with_forfeits(outcome: dict[str, Any], seats: list[Seat]) -> dict[str, Any]:
-    """Players replaced by a bot after too many timeouts are ranked last, below everyone."""
+    """Players replaced by a bot after too many timeouts are ranked last, below everyone;
+    in a solo game, below the game itself: a loss (``Outcome``'s ``details["solo"]``)."""
     lost = sorted(s.position for s in seats if s.replaced_by_bot and s.user_id)
     if not lost:
         return outcome
+    if len(outcome["ranks"]) == 1:
+        details = outcome.get("details", {})
+        solo = {**details.get("solo", {}), "won": False}
+        return {**outcome, "ranks": [1], "details": {**details, "solo": solo}, "forfeited": lost}
     ranks = list(outcome["ranks"])
     stayed = sorted({ranks[p] for p in range(len(ranks)) if p not in lost})
     place = {old: new for new, old in enumerate(stayed)}

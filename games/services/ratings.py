@@ -28,6 +28,9 @@ def new_rating() -> PlackettLuceRating:
 def table_counts_for_ratings(table: Table, seats: Sequence[Seat]) -> bool:
     """Whether this game moves ratings: a rated table, two or more players, no bot invited.
 
+    A solo game (one seat) is won or lost against the game, never against people: it is
+    never rated, whatever its table says.
+
     A seat a bot took over after timeouts still has its player, who is ranked last:
     that game counts (as a loss for them), unlike one against a bot from the start.
     """

@@ -144,6 +144,10 @@ def the_visits(me: User, players: list[User]) -> list[Visit]:
         Visit("replay's start", reverse("table_replay", args=[finished.pk])),
         Visit("log", reverse("table_log", args=[finished.pk])),
     ]
+    # A solo game: the profile counts it apart, the replay lists the game's own side.
+    solo = table_create(user=me, game="point-city", num_seats=1, seconds_per_move=86400)
+    solo = play_to_the_end(solo, rng)
+    visits.append(Visit("solo replay's start", reverse("table_replay", args=[solo.pk])))
     visits.append(Visit("player profile", reverse("player_profile", args=[me.username])))
     return visits
 

@@ -1021,19 +1021,34 @@ def test_the_automa_scores_by_difficulty(difficulty: int, automa_score: int) -> 
     outcome = rules.outcome(_automa_state(difficulty, []))
     assert outcome is not None
     assert outcome.details["automa"]["total"] == automa_score
-    assert (outcome.ranks, outcome.scores, outcome.reason) == ([0], [0], "solo")
+    # The player scored nothing: lost, ranked behind the Automa (games/rules/base.py: Outcome).
+    assert (outcome.ranks, outcome.scores, outcome.reason) == ([1], [0], "solo")
+    assert outcome.details["solo"] == {
+        "won": False,
+        "level": difficulty,
+        "opponent_score": automa_score,
+    }
 
 
 def test_beating_the_automa_earns_as_many_stars_as_its_difficulty() -> None:
     won = rules.outcome(_automa_state(2, [FLAT_7, FLAT_7, FLAT_7, FLAT_5]))
     assert won is not None and won.scores == [26] and won.details["automa"]["total"] == 23
     assert (won.details["won"], won.details["stars"]) == (True, 2)
+    assert won.ranks == [0]
+    assert won.details["solo"] == {"won": True, "level": 2, "opponent_score": 23}
 
 
 def test_equalling_the_automa_is_not_beating_it() -> None:
     tied = rules.outcome(_automa_state(1, [FLAT_7, FLAT_7, FLAT_5]))
     assert tied is not None and tied.scores == [19]
     assert (tied.details["won"], tied.details["stars"]) == (False, 0)
+    assert tied.ranks == [1] and tied.details["solo"]["won"] is False
+
+
+def test_the_automa_is_the_solo_opponent_and_its_difficulty_the_solo_level() -> None:
+    assert rules.solo_opponent == "Automa"
+    assert rules.solo_level_option == "automa_difficulty"
+    assert [rules.solo_level_name(n) for n in (1, 2, 3)] == ["easy", "medium", "hard"]
 
 
 @pytest.mark.parametrize("difficulty", [1, 2, 3])

@@ -31,6 +31,7 @@ from games.rules.base import (
     State,
     gettext_noop,
     ranks_from_scores,
+    solo_outcome,
 )
 from games.rules.point_city.cards import (
     CARDS,
@@ -98,6 +99,8 @@ class PointCity(Rules):
             (3, gettext_noop("hard")),
         ]
     }
+    solo_opponent = gettext_noop("Automa")
+    solo_level_option = "automa_difficulty"
 
     def __init__(self, cards: tuple[Card, ...] = CARDS) -> None:
         self.cards = cards
@@ -386,9 +389,15 @@ class PointCity(Rules):
         if state.automa is not None:
             automa = self.automa_score(state)
             assert automa is not None
-            won = totals[0] > automa["total"]
+            won = totals[0] > automa["total"]  # section 9: only beating the Automa wins
             details |= {"automa": automa, "won": won, "stars": state.difficulty if won else 0}
-            return Outcome(ranks=[0], scores=[totals[0]], reason="solo", details=details)
+            return solo_outcome(
+                score=totals[0],
+                won=won,
+                level=state.difficulty,
+                opponent_score=automa["total"],
+                details=details,
+            )
         ranks = ranks_from_scores([(b["total"], b["resource_cards"]) for b in breakdown])
         return Outcome(ranks=ranks, scores=totals, reason="score", details=details)
 
