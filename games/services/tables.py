@@ -36,7 +36,8 @@ def table_create(
     options: dict[str, Any] | None = None,
     rated: bool = True,
 ) -> Table:
-    """Opens a table and seats its creator at the first seat."""
+    """Opens a table and seats its creator at the first seat. A game played alone is against
+    the game, never rated (``rated`` is ignored for one seat)."""
     rules = playable_rules(game)
     if rules is None:
         raise GameError(_("There is no such game."))
@@ -55,7 +56,7 @@ def table_create(
         seconds_per_move=seconds_per_move,
         options=options,
         created_by=user,
-        rated=rated,
+        rated=rated and num_seats > 1,
     )
     Seat.objects.create(table=table, position=0, user=user)
     if num_seats == 1:

@@ -62,8 +62,8 @@ def state_score(state: Any) -> int:
 
 def solo_game(user, monkeypatch, *, level: int, result: str, forfeit: bool = False) -> Table:
     """A one-seat Point City table that ``user`` played to its end through the services (a
-    rated one, as the table form offers by default). ``forfeit``: a bot took the seat over
-    after too many timeouts before the first move, and played those same moves."""
+    table asked to be rated, as the table form offers by default). ``forfeit``: a bot took
+    the seat over after too many timeouts before the first move, and played those moves."""
     seed, moves = _solo_moves(level, result)
     monkeypatch.setattr("games.services.tables.secrets.randbits", lambda _bits: seed)
     table = table_create(
@@ -174,9 +174,9 @@ def test_a_solo_game_is_stored_won_only_when_the_player_beat_the_automa(
     assert table.outcome == PC.outcome(state).to_json()
 
 
-def test_a_solo_game_is_never_rated_even_at_a_rated_table(alice, monkeypatch):
+def test_a_solo_game_is_never_rated_even_when_asked_for(alice, monkeypatch):
     table = solo_game(alice, monkeypatch, level=1, result="won")
-    assert table.rated  # what the table form offers by default
+    assert not table.rated  # the table form offers "rated" by default; one seat never is
     assert not RatingChange.objects.exists() and not Rating.objects.exists()
     board = client_for(None).get(reverse("leaderboard", args=["point-city"]))
     assert alice.public_name not in board.content.decode()
