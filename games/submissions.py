@@ -39,7 +39,7 @@ def move_submit(*, table_id: int, user: Any, data: Any, origin: str = "") -> Mov
     if not form.is_valid():
         return _refused(table_id, _("That move could not be read."), 400)
     try:
-        with changes_from_page(origin), published_after_this():
+        with changes_from_page(page_id=origin), published_after_this():
             result = move_play(
                 table_id=table_id,
                 user=user,

@@ -1,11 +1,13 @@
-"""The layers of games/ point one way (docs/architecture.md), checked by import-linter.
+"""The layers of games/ point one way (docs/architecture.md), checked by import-linter;
+and every service takes its arguments by keyword.
 
 The contracts live in pyproject.toml; a module that imports a layer above its own fails
-here, naming the import chain.
+here, naming the import chain. (That every write is a service's: tests/test_write_paths.py.)
 """
 
 from __future__ import annotations
 
+import ast
 import subprocess
 import sys
 import textwrap
@@ -57,3 +59,37 @@ def test_a_lower_layer_importing_a_higher_one_is_caught(tmp_path):
     result = _lint(config, tmp_path)
     assert result.returncode != 0
     assert "shadow.rules.game -> shadow.views" in result.stdout
+
+
+def positional_services(package: Path) -> list[str]:
+    """``module.function`` for each public function of ``package`` that takes an argument by
+    position: every service is called with keywords (docs/architecture.md, "Names")."""
+    found = []
+    for path in sorted(package.glob("*.py")):
+        for node in ast.parse(path.read_text()).body:
+            if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                continue
+            if node.name.startswith("_") or not (node.args.posonlyargs or node.args.args):
+                continue
+            found.append(f"{path.stem}.{node.name}")
+    return found
+
+
+def test_every_public_service_takes_its_arguments_by_keyword():
+    found = positional_services(ROOT / "games" / "services")
+    assert not found, "make these keyword-only (def f(*, ...)): " + ", ".join(found)
+
+
+def test_a_service_taking_an_argument_by_position_is_caught(tmp_path):
+    (tmp_path / "tables.py").write_text(
+        textwrap.dedent(
+            """
+            def table_join(table_id, *, user): ...
+            def table_leave(*, table_id, user): ...
+            def _bump(table): ...
+            class Helper:
+                def method(self, table): ...
+            """
+        )
+    )
+    assert positional_services(tmp_path) == ["tables.table_join"]

@@ -298,7 +298,11 @@ def page_urls(site: dict, signed_in: bool) -> list[tuple[str, str, int]]:
             ("play_settings", reverse("play_settings"), 200),
             ("account_email", reverse("account_email"), 200),
             ("account_change_password", reverse("account_change_password"), 200),
-            ("unsubscribe", reverse("unsubscribe", args=[user_unsubscribe_token(player)]), 200),
+            (
+                "unsubscribe",
+                reverse("unsubscribe", args=[user_unsubscribe_token(user=player)]),
+                200,
+            ),
         ]
     else:
         urls += [

@@ -10,7 +10,6 @@ from __future__ import annotations
 import datetime as dt
 import logging
 
-from django.db import transaction
 from django.utils import timezone
 
 from accounts.models import Vacation
@@ -18,13 +17,11 @@ from games.errors import GameError
 from games.models import Reminder, Seat
 from games.services.bot_moves import seat_time_out
 from games.services.health import heartbeat_record
-from games.services.reminders import reminders_send
+from games.services.reminders import reminders_queue, reminders_send
 
 logger = logging.getLogger(__name__)
 
 BATCH = 200
-# A player who loaded, polled or held a socket to the table this recently has it open.
-PRESENCE = dt.timedelta(seconds=90)
 
 
 def sweep_deadlines(now: dt.datetime | None = None) -> int:
@@ -41,41 +38,13 @@ def sweep_deadlines(now: dt.datetime | None = None) -> int:
     return played
 
 
-def _queue(kind: str, field: str, now: dt.datetime) -> int:
-    """Turns the seats due for a notice into Reminder rows (once per turn), or postpones them."""
-    queued = 0
-    with transaction.atomic():
-        due = (
-            Seat.objects.select_for_update(skip_locked=True, of=("self",))
-            .select_related("user")
-            .filter(**{f"{field}__lte": now})
-            .order_by(field)[:BATCH]
-        )
-        for seat in due:
-            user = seat.user
-            later = None
-            if seat.is_waiting and user is not None and not seat.is_bot and user.wants_reminders:
-                if seat.seen_at and seat.seen_at >= now - PRESENCE:
-                    later = seat.seen_at + PRESENCE  # they are looking at it right now
-                else:
-                    later = user.quiet_until(now)
-                if later is None:
-                    _, created = Reminder.objects.get_or_create(
-                        seat=seat, turn=seat.turn, kind=kind, defaults={"user": user}
-                    )
-                    queued += created
-            setattr(seat, field, later)
-            seat.save(update_fields=[field])
-    return queued
-
-
 def sweep_reminders(now: dt.datetime | None = None) -> int:
     """Queues due turn reminders and warnings, then sends one e-mail per player."""
     now = now or timezone.now()
-    _queue(Reminder.Kind.TURN, "reminder_due_at", now)
-    _queue(Reminder.Kind.WARNING, "warn_at", now)
+    reminders_queue(kind=Reminder.Kind.TURN, now=now)
+    reminders_queue(kind=Reminder.Kind.WARNING, now=now)
     users = Reminder.objects.filter(sent_at__isnull=True).values_list("user_id", flat=True)
-    return sum(reminders_send(user_id, now) for user_id in sorted(set(users)))
+    return sum(reminders_send(user_id=user_id, now=now) for user_id in sorted(set(users)))
 
 
 def sweep_vacations(now: dt.datetime | None = None) -> int:

@@ -28,7 +28,7 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.contrib.auth.models import AnonymousUser
 from django.http import HttpRequest
-from django.utils import timezone, translation
+from django.utils import translation
 from django.utils.translation import gettext
 
 from accounts.models import User
@@ -36,6 +36,7 @@ from games import boards, submissions
 from games.live import broadcast
 from games.models import Seat, Table
 from games.services.events import PAGE_ID_LENGTH
+from games.services.presence import seat_presence_touch
 
 logger = logging.getLogger(__name__)
 
@@ -165,9 +166,7 @@ class TableConsumer(AsyncWebsocketConsumer):
     @database_sync_to_async
     def _touch_presence(self) -> None:
         if self.user.is_authenticated:
-            Seat.objects.filter(table_id=self.table_id, user=self.user).update(
-                seen_at=timezone.now()
-            )
+            seat_presence_touch(table_id=self.table_id, user_id=self.user.pk)
 
     @database_sync_to_async
     def _changed_parts(self) -> str:

@@ -30,8 +30,9 @@ from games.models import Rating, RatingChange, Seat, Table
 from games.rules import Rules, get_rules
 from games.selectors.charts import Chart, rating_chart
 from games.selectors.solo import solo_level_name, solo_opponent, solo_result
-from games.services.ratings import PROVISIONAL_GAMES
 
+# Fewer rated games than this and a player is listed apart, as provisional.
+PROVISIONAL_GAMES = 5
 LEADERBOARD_PAGE_SIZE = 50
 PROFILE_PAGE_SIZE = 20
 RUNNING_LIMIT = 50

@@ -143,6 +143,17 @@ def replay_at(table: Table, step: int) -> Replay:
     return replay
 
 
+def state_replay(table: Table) -> Any:
+    """The state rebuilt from the seed and the move log (for checks and replays), a running
+    table's too: the whole state, hidden cards included, so it is never shown as it is."""
+    rules = get_rules(table.game)
+    assert table.seed is not None  # drawn when the table starts
+    state = rules.setup(table.num_seats, table.seed, table.options)
+    for move in table.moves.order_by("seq"):
+        state = rules.apply(state, move.position, move.action)
+    return state
+
+
 def table_results(table: Table, seats: list[Seat]) -> list[ResultRow]:
     """Each player's place, score and rating change, best first: 1 query.
 

@@ -17,15 +17,15 @@ from django.utils import timezone
 from games.bots import get_bot
 from games.models import Move, Seat, Table
 from games.rules import Action, Rules
-from games.services.locking import table_locked, table_rules, table_seats
 from games.services.moves import move_apply
+from games.services.table_rows import table_locked, table_rules, table_seats
 
 logger = logging.getLogger(__name__)
 
 TIMEOUT_BOT = "random"
 
 
-def choose_for_seat(rules: Rules, state: Any, position: int, level: str, seed: str) -> Action:
+def choose_for_seat(*, rules: Rules, state: Any, position: int, level: str, seed: str) -> Action:
     view = rules.view(state, position)
     legal: list[Action] = view["legal_actions"]
     rng = random.Random(seed)
@@ -38,21 +38,23 @@ def choose_for_seat(rules: Rules, state: Any, position: int, level: str, seed: s
 
 
 def _play_for(table: Table, seat: Seat, level: str, by: str, seats: list[Seat]) -> Move:
-    rules = table_rules(table)
+    rules = table_rules(table=table)
     assert table.state is not None  # bots play at started tables only
     state = rules.from_json(table.state)
     seed = f"{table.pk}:{table.version}:{seat.position}"
-    action = choose_for_seat(rules, state, seat.position, level, seed)
-    return move_apply(table, seat, action, by, seats=seats).move
+    action = choose_for_seat(
+        rules=rules, state=state, position=seat.position, level=level, seed=seed
+    )
+    return move_apply(table=table, seat=seat, action=action, by=by, seats=seats).move
 
 
 @transaction.atomic
 def bot_turn_play(*, table_id: int, version: int) -> Move | None:
     """Plays one move for the first waiting bot seat, if the table is still at ``version``."""
-    table = table_locked(table_id)
+    table = table_locked(table_id=table_id)
     if not table.is_running or table.version != version:
         return None  # the table moved on; whoever moved it queued what comes next
-    seats = table_seats(table)
+    seats = table_seats(table=table)
     for seat in seats:
         if seat.is_waiting and seat.is_bot:
             return _play_for(table, seat, seat.bot_level or TIMEOUT_BOT, Move.By.BOT, seats)
@@ -66,10 +68,10 @@ def seat_time_out(*, table_id: int, position: int, now: dt.datetime | None = Non
     Re-checked under the table's lock, so two sweeps never play the same timeout twice.
     """
     now = now or timezone.now()
-    table = table_locked(table_id)
+    table = table_locked(table_id=table_id)
     if not table.is_running:
         return None
-    seats = table_seats(table)
+    seats = table_seats(table=table)
     seat = next((s for s in seats if s.position == position), None)
     if seat is None or not seat.is_waiting or seat.deadline is None or seat.deadline > now:
         return None

@@ -50,7 +50,7 @@ def _notices(seat: Seat, table: Table, now: dt.datetime) -> None:
     seat.warn_at = max(warn, now) if warn and deadline and warn < deadline else None
 
 
-def seat_turn_start(seat: Seat, table: Table, now: dt.datetime, *, on_vacation: bool) -> None:
+def seat_turn_start(*, seat: Seat, table: Table, now: dt.datetime, on_vacation: bool) -> None:
     """The game now waits for ``seat``: its clock starts, or stands if its player is away."""
     seat.is_waiting = True
     seat.turn += 1
@@ -65,13 +65,13 @@ def seat_turn_start(seat: Seat, table: Table, now: dt.datetime, *, on_vacation: 
     _notices(seat, table, now)
 
 
-def seat_turn_stop(seat: Seat) -> None:
+def seat_turn_stop(*, seat: Seat) -> None:
     seat.is_waiting = False
     seat.waiting_since = seat.deadline = seat.paused_remaining = None
     seat.reminder_due_at = seat.warn_at = None
 
 
-def seat_clock_pause(seat: Seat, table: Table, now: dt.datetime) -> None:
+def seat_clock_pause(*, seat: Seat, table: Table, now: dt.datetime) -> None:
     """Stops a running clock, keeping the time it had left."""
     if not seat.is_waiting or seat.deadline is None or table.is_live:
         return
@@ -80,7 +80,7 @@ def seat_clock_pause(seat: Seat, table: Table, now: dt.datetime) -> None:
     seat.reminder_due_at = seat.warn_at = None
 
 
-def seat_clock_resume(seat: Seat, table: Table, now: dt.datetime) -> None:
+def seat_clock_resume(*, seat: Seat, table: Table, now: dt.datetime) -> None:
     """Starts a paused clock again with the time it had left."""
     if not seat.is_waiting or seat.deadline is not None or seat.paused_remaining is None:
         return
@@ -89,7 +89,7 @@ def seat_clock_resume(seat: Seat, table: Table, now: dt.datetime) -> None:
     _notices(seat, table, now)
 
 
-def seat_reminder_reschedule(seat: Seat, table: Table, now: dt.datetime) -> None:
+def seat_reminder_reschedule(*, seat: Seat, table: Table, now: dt.datetime) -> None:
     """After a player changed their reminder delay: due from when the turn began."""
     if not seat.is_waiting or seat.deadline is None:
         return

@@ -59,7 +59,7 @@ table_events = Signal()
 _held: ContextVar[list[tuple[Event, ...]] | None] = ContextVar("held", default=None)
 
 
-def publish_on_commit(events: Iterable[Event]) -> None:
+def publish_on_commit(*, events: Iterable[Event]) -> None:
     """Sends ``events`` on ``table_events`` after the current transaction commits (or, inside
     ``published_after_this``, when that block ends)."""
     batch = tuple(events)
@@ -96,7 +96,7 @@ _origin: ContextVar[str] = ContextVar("origin", default="")
 
 
 @contextmanager
-def changes_from_page(page_id: str) -> Iterator[None]:
+def changes_from_page(*, page_id: str) -> Iterator[None]:
     """Changes made inside this block are announced as coming from page ``page_id``: that
     page has the new board already (the answer to its move), so its pushes can skip it."""
     token = _origin.set(page_id[:PAGE_ID_LENGTH])
@@ -106,6 +106,6 @@ def changes_from_page(page_id: str) -> Iterator[None]:
         _origin.reset(token)
 
 
-def table_changed(table_id: int, version: int) -> TableChanged:
+def table_changed(*, table_id: int, version: int) -> TableChanged:
     """The event of a change made now, from the page that made it (if any)."""
     return TableChanged(table_id, version, _origin.get())

@@ -35,7 +35,7 @@ def _redis() -> redis.Redis:
     )
 
 
-def heartbeat_record(now: float | None = None) -> None:
+def heartbeat_record(*, now: float | None = None) -> None:
     """Called by every sweep: proof that a worker (or the embedded timer) is alive."""
     global _local_heartbeat
     now = time.time() if now is None else now

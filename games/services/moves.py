@@ -22,10 +22,11 @@ from games.models import Move, Seat, Table
 from games.rules import IllegalAction, Rules
 from games.services import clocks, events, ratings
 from games.services.events import Event
-from games.services.locking import table_locked, table_rules, table_seats
+from games.services.table_rows import table_locked, table_rules, table_seats
 
 
 def state_store(
+    *,
     table: Table,
     rules: Rules,
     state: Any,
@@ -46,14 +47,14 @@ def state_store(
     waiting = set(rules.waiting_seats(state)) if outcome is None else set()
     fields = ["state", "version", "moves_played", "status", "started_at", "seed"]
     if seats is None:
-        seats = table_seats(table)
+        seats = table_seats(table=table)
     final: dict[str, Any] | None = None
     if outcome is not None:
         table.status = Table.Status.FINISHED
         table.finished_at = now
         table.outcome = final = _with_forfeits(outcome.to_json(), seats)
         fields += ["finished_at", "outcome"]
-        if ratings.table_counts_for_ratings(table, seats):
+        if ratings.table_counts_for_ratings(table=table, seats=seats):
             ratings.ratings_settle(table=table, seats=seats)
     table.save(update_fields=fields)
 
@@ -65,11 +66,11 @@ def state_store(
     for seat in seats:
         if starts_turn(seat):
             clocks.seat_turn_start(
-                seat, table, now, on_vacation=getattr(seat, "on_vacation", False)
+                seat=seat, table=table, now=now, on_vacation=getattr(seat, "on_vacation", False)
             )
             started.append(seat.position)
         elif seat.position not in waiting and seat.is_waiting:
-            clocks.seat_turn_stop(seat)
+            clocks.seat_turn_stop(seat=seat)
         elif outcome is None:
             continue
         if final is not None:
@@ -83,7 +84,7 @@ def state_store(
         for seat in changed:
             seat.save(update_fields=fields_changed)
 
-    found: list[Event] = [events.table_changed(table.pk, table.version)]
+    found: list[Event] = [events.table_changed(table_id=table.pk, version=table.version)]
     if started:
         found.append(events.TurnStarted(table.pk, table.version, tuple(started)))
     if outcome is not None:
@@ -121,11 +122,11 @@ class MoveResult:
 
 
 def move_apply(
-    table: Table, seat: Seat, action: Any, by: str, seats: list[Seat] | None = None
+    *, table: Table, seat: Seat, action: Any, by: str, seats: list[Seat] | None = None
 ) -> MoveResult:
     """Applies one action for ``seat`` at a table from ``table_locked``, stores it all and
     publishes its events on commit. ``seats`` (from ``table_seats``) spares a query."""
-    rules = table_rules(table)
+    rules = table_rules(table=table)
     assert table.state is not None  # only a started table takes moves
     state = rules.from_json(table.state)
     try:
@@ -133,13 +134,13 @@ def move_apply(
     except IllegalAction as exc:
         raise GameError(_(exc.message)) from None
     if seats is None:
-        seats = table_seats(table)
+        seats = table_seats(table=table)
     table.moves_played += 1
     move = Move(table=table, seq=table.moves_played, position=seat.position, action=action, by=by)
-    found = state_store(table, rules, new_state, mover=seat.position, seats=seats)
+    found = state_store(table=table, rules=rules, state=new_state, mover=seat.position, seats=seats)
     move.version = table.version
     move.save()
-    events.publish_on_commit(found)
+    events.publish_on_commit(events=found)
     return MoveResult(table=table, move=move, seats=seats, events=found, state=new_state)
 
 
@@ -149,8 +150,8 @@ def move_play(*, table_id: int, user: User, action: Any, version: int | None) ->
 
     A stale or repeated submission raises ``Conflict`` and changes nothing.
     """
-    table = table_locked(table_id)
-    seats = table_seats(table)
+    table = table_locked(table_id=table_id)
+    seats = table_seats(table=table)
     seat = next((s for s in seats if user.is_authenticated and s.user_id == user.pk), None)
     if seat is None:
         raise Forbidden(_("You are not seated at this table."))
@@ -160,7 +161,7 @@ def move_play(*, table_id: int, user: User, action: Any, version: int | None) ->
         raise Conflict(_("The game moved on before your move arrived. Here is the board now."))
     if seat.replaced_by_bot:
         raise Forbidden(_("A bot plays this seat now: you ran out of time too often."))
-    return move_apply(table, seat, action, Move.By.PLAYER, seats=seats)
+    return move_apply(table=table, seat=seat, action=action, by=Move.By.PLAYER, seats=seats)
 
 
 def _moved_since(table: Table, seat: Seat, version: int) -> bool:
@@ -173,13 +174,3 @@ def _moved_since(table: Table, seat: Seat, version: int) -> bool:
         version > table.version
         or table.moves.filter(position=seat.position, version__gt=version).exists()
     )
-
-
-def state_replay(table: Table) -> Any:
-    """The state rebuilt from the seed and the move log (for checks and replays)."""
-    rules = table_rules(table)
-    assert table.seed is not None  # drawn when the table starts
-    state = rules.setup(table.num_seats, table.seed, table.options)
-    for move in table.moves.order_by("seq"):
-        state = rules.apply(state, move.position, move.action)
-    return state

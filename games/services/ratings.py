@@ -17,15 +17,13 @@ from openskill.models import PlackettLuce, PlackettLuceRating
 from games.models import Rating, RatingChange, Seat, Table
 
 MODEL = PlackettLuce()
-# Fewer rated games than this and a player is listed apart, as provisional.
-PROVISIONAL_GAMES = 5
 
 
 def new_rating() -> PlackettLuceRating:
     return MODEL.rating()
 
 
-def table_counts_for_ratings(table: Table, seats: Sequence[Seat]) -> bool:
+def table_counts_for_ratings(*, table: Table, seats: Sequence[Seat]) -> bool:
     """Whether this game moves ratings: a rated table, two or more players, no bot invited.
 
     A solo game (one seat) is won or lost against the game, never against people: it is
@@ -41,7 +39,9 @@ def table_counts_for_ratings(table: Table, seats: Sequence[Seat]) -> bool:
     )
 
 
-def rate(ratings: Sequence[PlackettLuceRating], ranks: Sequence[int]) -> list[PlackettLuceRating]:
+def rate(
+    *, ratings: Sequence[PlackettLuceRating], ranks: Sequence[int]
+) -> list[PlackettLuceRating]:
     """New ratings for players who finished at ``ranks`` (0 = first; ties share a place)."""
     teams = MODEL.rate([[rating] for rating in ratings], ranks=[float(r) for r in ranks])
     return [team[0] for team in teams]
@@ -55,7 +55,7 @@ def ratings_settle(*, table: Table, seats: Sequence[Seat]) -> list[RatingChange]
     deadlock, before they are read: two games that share a player update that
     rating one after the other.
     """
-    if table.outcome is None or not table_counts_for_ratings(table, seats):
+    if table.outcome is None or not table_counts_for_ratings(table=table, seats=seats):
         return []
     ranks = table.outcome["ranks"]
     # Every seat is a person's (table_counts_for_ratings): the filter only tells mypy so.
@@ -78,7 +78,7 @@ def ratings_settle(*, table: Table, seats: Sequence[Seat]) -> list[RatingChange]
     by_user = {rating.user_id: rating for rating in locked.order_by("user_id")}
     rows = [by_user[uid] for uid in user_ids]
     places = [ranks[seat.position] for seat in seats]
-    after = rate([MODEL.rating(mu=r.mu, sigma=r.sigma) for r in rows], places)
+    after = rate(ratings=[MODEL.rating(mu=r.mu, sigma=r.sigma) for r in rows], ranks=places)
     changes = []
     for row, new, place in zip(rows, after, places, strict=True):
         changes.append(
@@ -113,7 +113,8 @@ def ratings_recompute(*, game: str) -> dict[int, PlackettLuceRating]:
     for _table, group in groupby(_by_table(changes), key=lambda c: c.table_id):
         players = list(group)
         before = [current.get(c.user_id) or new_rating() for c in players]
-        for change, new in zip(players, rate(before, [c.rank for c in players]), strict=True):
+        after = rate(ratings=before, ranks=[c.rank for c in players])
+        for change, new in zip(players, after, strict=True):
             current[change.user_id] = new
     return current
 

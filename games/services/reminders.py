@@ -1,4 +1,10 @@
-"""The reminder e-mail: one per player, listing every table waiting for them."""
+"""The reminder e-mail: one per player, listing every table waiting for them.
+
+A seat's turn reminder and its "time is nearly up" warning fall due at a stored time
+(``Seat.reminder_due_at``, ``Seat.warn_at``, set by ``games.services.clocks``); the sweep turns
+those due into ``Reminder`` rows (``reminders_queue``), then sends each player one e-mail of
+them all (``reminders_send``).
+"""
 
 from __future__ import annotations
 
@@ -16,15 +22,17 @@ from django.utils.translation import ngettext
 
 from accounts.models import REMINDERS_OFF, User
 from games.models import Reminder, Seat, Table
+from games.services import clocks
+from games.services.presence import PRESENCE
 
 UNSUBSCRIBE_SALT = "reminders-unsubscribe"
 
 
-def user_unsubscribe_token(user: User) -> str:
+def user_unsubscribe_token(*, user: User) -> str:
     return signing.dumps(user.pk, salt=UNSUBSCRIBE_SALT)
 
 
-def user_from_unsubscribe_token(token: str) -> User | None:
+def user_from_unsubscribe_token(*, token: str) -> User | None:
     try:
         user_id = signing.loads(token, salt=UNSUBSCRIBE_SALT)
     except signing.BadSignature:
@@ -32,7 +40,7 @@ def user_from_unsubscribe_token(token: str) -> User | None:
     return User.objects.filter(pk=user_id).first()
 
 
-def reminders_off(user: User) -> None:
+def reminders_off(*, user: User) -> None:
     """Stops this player's reminder e-mails, and the ones already scheduled for their turns."""
     with transaction.atomic():
         User.objects.filter(pk=user.pk).update(reminder_delay=REMINDERS_OFF)
@@ -40,11 +48,66 @@ def reminders_off(user: User) -> None:
     user.reminder_delay = REMINDERS_OFF
 
 
+@transaction.atomic
+def reminder_settings_update(*, user: User, now: dt.datetime | None = None) -> None:
+    """Saves the settings a valid settings form set on ``user`` (the reminder delay, the quiet
+    hours) and moves the reminders and warnings of the turns waiting for them to match.
+
+    One transaction: a sweep never finds the new delay with the old schedule, or the reverse.
+    """
+    user.save()
+    now = now or timezone.now()
+    for seat in Seat.objects.select_related("table").filter(user=user, is_waiting=True):
+        seat.user = user
+        clocks.seat_reminder_reschedule(seat=seat, table=seat.table, now=now)
+        seat.save(update_fields=["reminder_due_at", "warn_at"])
+
+
+# The field of ``Seat`` that says when each kind of notice falls due.
+DUE_FIELDS = {Reminder.Kind.TURN: "reminder_due_at", Reminder.Kind.WARNING: "warn_at"}
+BATCH = 200
+
+
+def reminders_queue(*, kind: Reminder.Kind, now: dt.datetime) -> int:
+    """Turns the seats due for a notice of ``kind`` into ``Reminder`` rows (once per turn), or
+    postpones them: the player has the table open, or it is their quiet hours. Returns how many
+    rows it added.
+
+    At most ``BATCH`` seats a call, locked and skipped by a second sweep running at once; a
+    seat no longer waiting, a bot's or a player's who wants no e-mail just loses its due time.
+    """
+    field = DUE_FIELDS[kind]
+    queued = 0
+    with transaction.atomic():
+        due = (
+            Seat.objects.select_for_update(skip_locked=True, of=("self",))
+            .select_related("user")
+            .filter(**{f"{field}__lte": now})
+            .order_by(field)[:BATCH]
+        )
+        for seat in due:
+            user = seat.user
+            later = None
+            if seat.is_waiting and user is not None and not seat.is_bot and user.wants_reminders:
+                if seat.seen_at and seat.seen_at >= now - PRESENCE:
+                    later = seat.seen_at + PRESENCE  # they are looking at it right now
+                else:
+                    later = user.quiet_until(now)
+                if later is None:
+                    _, created = Reminder.objects.get_or_create(
+                        seat=seat, turn=seat.turn, kind=kind, defaults={"user": user}
+                    )
+                    queued += created
+            setattr(seat, field, later)
+            seat.save(update_fields=[field])
+    return queued
+
+
 def _absolute(path: str) -> str:
     return f"{settings.SITE_URL}{path}"
 
 
-def reminders_send(user_id: int, now: dt.datetime) -> int:
+def reminders_send(*, user_id: int, now: dt.datetime) -> int:
     """Sends this player's pending notices as one e-mail; 1 if one was sent.
 
     The rows stay locked while the e-mail goes out: a second worker skips them, and
@@ -84,7 +147,7 @@ def _send(user: User, warnings: list[Seat]) -> None:
         }
         for seat in waiting
     ]
-    unsubscribe = _absolute(reverse("unsubscribe", args=[user_unsubscribe_token(user)]))
+    unsubscribe = _absolute(reverse("unsubscribe", args=[user_unsubscribe_token(user=user)]))
     language = getattr(user, "language", None) or settings.LANGUAGE_CODE
     with translation.override(language), timezone.override(user.zone):
         context = {

@@ -19,8 +19,8 @@ from games.catalog import playable_rules
 from games.errors import Conflict, Forbidden, GameError
 from games.models import Seat, Table
 from games.services import events
-from games.services.locking import table_locked, table_rules
 from games.services.moves import state_store
+from games.services.table_rows import table_locked, table_rules
 from games.time_controls import TIME_PER_MOVE_CHOICES
 
 SEED_BITS = 62
@@ -67,7 +67,7 @@ def table_create(
 @transaction.atomic
 def table_join(*, table_id: int, user: User) -> Table:
     """Seats ``user`` at the first free seat; the game starts when the table is full."""
-    table = table_locked(table_id)
+    table = table_locked(table_id=table_id)
     seats = list(table.seats.all())
     if any(seat.user_id == user.pk for seat in seats):
         return table
@@ -94,7 +94,7 @@ def table_seat_bot(*, table_id: int, user: User, level: str) -> Table:
     """The creator fills the first free seat with a bot; the game starts when the table is full."""
     if level not in BOT_LEVELS:
         raise GameError(_("Choose one of the offered bot levels."))
-    table = table_locked(table_id)
+    table = table_locked(table_id=table_id)
     if table.created_by_id != user.pk:
         raise Forbidden(_("Only the player who opened this table can invite bots."))
     if not table.is_open:
@@ -128,7 +128,7 @@ def table_create_against_bots(
 @transaction.atomic
 def table_leave(*, table_id: int, user: User) -> Table:
     """Gives up a seat before the game starts. The creator aborts instead."""
-    table = table_locked(table_id)
+    table = table_locked(table_id=table_id)
     if not table.is_open:
         raise Conflict(_("The game has started; you cannot leave it now."))
     if table.created_by_id == user.pk:
@@ -143,7 +143,7 @@ def table_leave(*, table_id: int, user: User) -> Table:
 @transaction.atomic
 def table_abort(*, table_id: int, user: User) -> Table:
     """The creator cancels a table that has not started."""
-    table = table_locked(table_id)
+    table = table_locked(table_id=table_id)
     if table.created_by_id != user.pk:
         raise Forbidden(_("Only the player who opened this table can abort it."))
     if not table.is_open:
@@ -158,13 +158,15 @@ def table_abort(*, table_id: int, user: User) -> Table:
 def _bump(table: Table) -> None:
     table.version += 1
     table.save(update_fields=["version"])
-    events.publish_on_commit([events.table_changed(table.pk, table.version)])
+    events.publish_on_commit(
+        events=[events.table_changed(table_id=table.pk, version=table.version)]
+    )
 
 
 def _start(table: Table) -> None:
-    rules = table_rules(table)
+    rules = table_rules(table=table)
     table.seed = secrets.randbits(SEED_BITS)
     state = rules.setup(table.num_seats, table.seed, table.options)
     table.status = Table.Status.RUNNING
     table.started_at = timezone.now()
-    events.publish_on_commit(state_store(table, rules, state))
+    events.publish_on_commit(events=state_store(table=table, rules=rules, state=state))

@@ -9,7 +9,7 @@ from typing import Any
 
 from django import template
 
-from games.services.vacations import vacation_context
+from games.selectors.vacations import vacation_context
 
 register = template.Library()
 

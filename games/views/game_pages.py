@@ -8,8 +8,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
 from games.catalog import playable_rules
-from games.selectors.ratings import leaderboard_top
-from games.services.ratings import PROVISIONAL_GAMES
+from games.selectors.ratings import PROVISIONAL_GAMES, leaderboard_top
 from games.views.lobby import play_forms
 
 LEADERS_SHOWN = 5

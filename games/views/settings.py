@@ -4,19 +4,21 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.db import transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods, require_POST
 
 from games.errors import GameError
 from games.forms.settings import ReminderSettingsForm, VacationForm
-from games.models import Seat
-from games.services import clocks, vacations
-from games.services.reminders import reminders_off, user_from_unsubscribe_token
+from games.selectors.vacations import vacation_context, vacation_current
+from games.services import vacations
+from games.services.reminders import (
+    reminder_settings_update,
+    reminders_off,
+    user_from_unsubscribe_token,
+)
 from games.views.requests import SignedInRequest
 
 
@@ -32,7 +34,7 @@ def _page(
         {
             "reminder_form": reminder_form or ReminderSettingsForm(instance=request.user),
             "vacation_form": vacation_form or VacationForm(),
-            **vacations.vacation_context(request.user),
+            **vacation_context(request.user),
         },
         status=status,
     )
@@ -45,13 +47,7 @@ def play_settings(request: SignedInRequest) -> HttpResponse:
     form = ReminderSettingsForm(request.POST, instance=request.user)
     if not form.is_valid():
         return _page(request, reminder_form=form, status=400)
-    with transaction.atomic():
-        user = form.save()
-        now = timezone.now()
-        for seat in Seat.objects.select_related("table").filter(user=user, is_waiting=True):
-            seat.user = user
-            clocks.seat_reminder_reschedule(seat, seat.table, now)
-            seat.save(update_fields=["reminder_due_at", "warn_at"])
+    reminder_settings_update(user=form.instance)  # is_valid() set the form's fields on it
     messages.success(request, _("Your reminder settings are saved."))
     return redirect("play_settings")
 
@@ -74,7 +70,7 @@ def vacation_start(request: SignedInRequest) -> HttpResponse:
 @login_required
 @require_POST
 def vacation_end(request: SignedInRequest) -> HttpResponse:
-    current = vacations.vacation_current(request.user)
+    current = vacation_current(request.user)
     if current is not None:
         vacations.vacation_end(vacation_id=current.pk)
         messages.success(request, _("Welcome back: your clocks are running again."))
@@ -89,9 +85,9 @@ def unsubscribe(request: HttpRequest, token: str) -> HttpResponse:
     A GET only asks (a mail provider's link scanner opens every link); a POST, from the
     page's button or a mail client's one-click (``List-Unsubscribe=One-Click``), decides.
     """
-    user = user_from_unsubscribe_token(token)
+    user = user_from_unsubscribe_token(token=token)
     if user is None:
         return render(request, "settings/unsubscribe.html", {"invalid": True}, status=400)
     if request.method == "POST":
-        reminders_off(user)
+        reminders_off(user=user)
     return render(request, "settings/unsubscribe.html", {"player": user})

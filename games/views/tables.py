@@ -2,18 +2,15 @@
 
 from __future__ import annotations
 
-import datetime as dt
 from collections.abc import Callable
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.cache import cache
-from django.db.models import Q
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.middleware.csrf import get_token
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.utils import timezone
 from django.utils.html import format_html
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRedirect
@@ -25,9 +22,8 @@ from games.errors import GameError
 from games.models import Seat, Table
 from games.selectors.tables import table_page_for
 from games.services import tables as table_services
+from games.services.presence import PRESENCE_REFRESH, seat_presence_touch
 from games.views.requests import HtmxHttpRequest, SignedInRequest
-
-PRESENCE_REFRESH = dt.timedelta(seconds=20)
 
 
 def _table_action(
@@ -152,10 +148,7 @@ def _touch_presence(request: HttpRequest, table_id: int) -> None:
     except Exception:  # the cache is down: write the row, as each request used to
         pass
     if request.user.is_authenticated:
-        now = timezone.now()
-        Seat.objects.filter(table_id=table_id, user=request.user).filter(
-            Q(seen_at__isnull=True) | Q(seen_at__lt=now - PRESENCE_REFRESH)
-        ).update(seen_at=now)
+        seat_presence_touch(table_id=table_id, user_id=request.user.pk)
 
 
 @require_GET

@@ -9,7 +9,7 @@ from playwright.sync_api import Page
 
 from games.live import broadcast
 from games.models import Rating
-from games.services.ratings import PROVISIONAL_GAMES
+from games.selectors.ratings import PROVISIONAL_GAMES
 from games.services.tables import table_create
 from tests.e2e.pages import sign_in
 from tests.factories import UserFactory

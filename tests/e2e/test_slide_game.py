@@ -11,7 +11,7 @@ from playwright.sync_api import Page, expect
 
 from games.models import Table
 from games.rules import get_rules
-from games.services.moves import state_replay
+from games.selectors.replays import state_replay
 from tests.e2e.pages import every_page_catches_up, sign_in
 from tests.factories import UserFactory
 

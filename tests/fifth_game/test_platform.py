@@ -29,7 +29,7 @@ from games.live.routing import websocket_urlpatterns
 from games.models import Move, Rating, RatingChange, Table
 from games.rules import get_rules
 from games.rules.registry import registered
-from games.services.moves import state_replay
+from games.selectors.replays import state_replay
 from games.services.tables import table_create_against_bots
 from games.time_controls import DEFAULT_TIME_PER_MOVE
 from tests.conftest import client_for, user_at

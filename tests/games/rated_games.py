@@ -9,8 +9,8 @@ from django.db import transaction
 from accounts.models import User
 from games.models import Move, Table
 from games.rules import get_rules
-from games.services.locking import table_locked
 from games.services.moves import move_apply, move_play
+from games.services.table_rows import table_locked
 from games.services.tables import table_create, table_join
 
 MAX_MOVES = 1000
@@ -31,8 +31,8 @@ def play_to_the_end(table: Table, rng: random.Random | None = None) -> Table:
         seat = table.seats.select_related("user").get(position=position)
         if seat.is_bot:
             with transaction.atomic():
-                locked = table_locked(table.pk)
-                move_apply(locked, seat, action, Move.By.BOT)
+                locked = table_locked(table_id=table.pk)
+                move_apply(table=locked, seat=seat, action=action, by=Move.By.BOT)
         else:
             move_play(table_id=table.pk, user=seat.user, action=action, version=table.version)
     raise AssertionError("the game did not end")

@@ -250,7 +250,7 @@ def test_a_move_with_the_pages_csrf_token_goes_through(cast):
 def test_the_one_click_unsubscribe_needs_no_csrf_token_but_the_signed_link(cast):
     client = Client(enforce_csrf_checks=True)
     assert client.post(reverse("unsubscribe", args=["forged"])).status_code == 400
-    response = client.post(reverse("unsubscribe", args=[user_unsubscribe_token(cast.dave)]))
+    response = client.post(reverse("unsubscribe", args=[user_unsubscribe_token(user=cast.dave)]))
     assert response.status_code == 200
     assert not User.objects.get(pk=cast.dave.pk).wants_reminders
 

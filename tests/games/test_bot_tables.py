@@ -16,7 +16,7 @@ from games.bots.base import HARD_BUDGET
 from games.jobs import sweeps
 from games.models import Move, Seat, Table
 from games.rules import get_rules
-from games.services.moves import state_replay
+from games.selectors.replays import state_replay
 from games.services.tables import table_create_against_bots
 
 pytestmark = pytest.mark.django_db

@@ -10,7 +10,8 @@ from django.urls import reverse
 from games.errors import Conflict, Forbidden, GameError
 from games.models import Move, Table
 from games.rules import get_rules
-from games.services.moves import move_play, state_replay
+from games.selectors.replays import state_replay
+from games.services.moves import move_play
 from games.services.tables import table_create, table_create_against_bots, table_seat_bot
 from tests.conftest import client_for
 

@@ -36,7 +36,8 @@ from games.live import broadcast
 from games.live.routing import websocket_urlpatterns
 from games.models import Move, Seat, Table
 from games.rules import get_rules
-from games.services.moves import move_apply, state_replay, state_store
+from games.selectors.replays import state_replay
+from games.services.moves import move_apply, state_store
 from games.services.tables import table_create, table_join
 from tests.conftest import client_for, user_at
 from tests.games.test_worker import ROOT, _database_url, _free_port, wait_for

@@ -15,7 +15,7 @@ from django.utils import timezone
 from games.catalog import playable_games
 from games.models import Rating, Table
 from games.rules import get_rules
-from games.services.ratings import PROVISIONAL_GAMES
+from games.selectors.ratings import PROVISIONAL_GAMES
 from tests.conftest import client_for
 from tests.factories import UserFactory
 from tests.games.rated_games import start_game

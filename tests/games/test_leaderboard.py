@@ -10,7 +10,7 @@ from django.utils import timezone
 
 from games.models import Rating
 from games.selectors import ratings as rating_selectors
-from games.services.ratings import PROVISIONAL_GAMES
+from games.selectors.ratings import PROVISIONAL_GAMES
 from tests.conftest import client_for
 from tests.factories import UserFactory
 from tests.games.rated_games import finished_game

@@ -7,6 +7,7 @@ the socket goes through the same path as the HTTP post and is answered on that s
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 import re
 
@@ -17,11 +18,13 @@ from channels.layers import get_channel_layer
 from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
 from django.contrib.auth.models import AnonymousUser
+from django.core import mail
 from django.urls import reverse
 
+from games.jobs import sweeps
 from games.live import broadcast
 from games.live.routing import websocket_urlpatterns
-from games.models import Move, Table
+from games.models import Move, Seat, Table
 from games.rules import get_rules
 from games.services import events
 from games.services.events import TableChanged
@@ -403,6 +406,31 @@ def test_a_heartbeat_joins_the_tables_group_again(running_table, carol):
         return frame
 
     assert f'data-version="{version + 1}"' in async_to_sync(scenario)()
+
+
+def test_a_player_with_the_table_open_on_a_socket_only_gets_no_reminder(running_table):
+    """The socket marks the seat seen when it opens and at every heartbeat (no page load, no
+    poll): the reminder falling due meanwhile waits until the player has looked away."""
+    running_table.refresh_from_db()
+    seat = running_table.seats.select_related("user").get(is_waiting=True)
+    Seat.objects.filter(pk=seat.pk).update(seen_at=None)
+
+    async def scenario() -> None:
+        socket = await _connected(running_table, seat.user)
+        await socket.send_to(text_data="ping")
+        await socket.receive_nothing(timeout=0.2)
+        await socket.disconnect()
+
+    async_to_sync(scenario)()
+    seat.refresh_from_db()
+    assert seat.seen_at is not None
+    Seat.objects.filter(pk=seat.pk).update(reminder_due_at=seat.seen_at)
+    sweeps.sweep_reminders(seat.seen_at + dt.timedelta(seconds=30))
+    assert mail.outbox == []
+    seat.refresh_from_db()
+    assert seat.reminder_due_at is not None  # postponed, not dropped
+    sweeps.sweep_reminders(seat.seen_at + dt.timedelta(hours=2))
+    assert [m.to for m in mail.outbox] == [[seat.user.email]]
 
 
 def test_any_page_header_is_only_a_name_cut_to_size(running_table, monkeypatch):

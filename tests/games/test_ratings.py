@@ -12,8 +12,9 @@ from openskill.models import PlackettLuce
 
 from games.models import Rating, RatingChange, Seat, Table
 from games.rules import get_rules
+from games.selectors.replays import state_replay
 from games.services import ratings
-from games.services.moves import move_play, state_replay
+from games.services.moves import move_play
 from games.services.tables import (
     table_abort,
     table_create,
@@ -37,14 +38,14 @@ def approx_rating(rating):
 
 
 def test_a_first_win_between_new_players_gives_openskills_documented_numbers():
-    winner, loser = ratings.rate([ratings.new_rating(), ratings.new_rating()], [0, 1])
+    winner, loser = ratings.rate(ratings=[ratings.new_rating(), ratings.new_rating()], ranks=[0, 1])
     assert (winner.mu, winner.sigma) == pytest.approx((27.635389493140497, 8.06590141354368))
     assert (loser.mu, loser.sigma) == pytest.approx((22.364610506859503, 8.06590141354368))
     assert winner.ordinal() > 0 > loser.ordinal()
 
 
 def test_a_tie_between_equals_keeps_their_mu_and_makes_both_surer():
-    first, second = ratings.rate([ratings.new_rating(), ratings.new_rating()], [0, 0])
+    first, second = ratings.rate(ratings=[ratings.new_rating(), ratings.new_rating()], ranks=[0, 0])
     assert first.mu == pytest.approx(25.0) and second.mu == pytest.approx(25.0)
     assert first.sigma == second.sigma < 25 / 3
 
@@ -53,15 +54,15 @@ def test_four_players_are_rated_by_place_exactly_as_openskill_does():
     before = [OPENSKILL.rating(mu=m, sigma=s) for m, s in [(25, 8.3), (30, 5), (20, 7), (27, 2)]]
     places = [2, 0, 3, 1]
     expected = OPENSKILL.rate([[r] for r in before], ranks=places)
-    after = ratings.rate(before, places)
+    after = ratings.rate(ratings=before, ranks=places)
     assert [(r.mu, r.sigma) for r in after] == [(t[0].mu, t[0].sigma) for t in expected]
-    fresh = ratings.rate([ratings.new_rating() for _ in range(4)], places)
+    fresh = ratings.rate(ratings=[ratings.new_rating() for _ in range(4)], ranks=places)
     by_place = sorted(range(4), key=lambda seat: places[seat])
     assert [fresh[seat].mu for seat in by_place] == sorted((r.mu for r in fresh), reverse=True)
 
 
 def test_players_sharing_a_place_among_four_move_alike():
-    after = ratings.rate([ratings.new_rating() for _ in range(4)], [1, 0, 1, 2])
+    after = ratings.rate(ratings=[ratings.new_rating() for _ in range(4)], ranks=[1, 0, 1, 2])
     assert (after[0].mu, after[0].sigma) == pytest.approx((after[2].mu, after[2].sigma))
     assert after[1].mu > after[0].mu > after[3].mu
 
@@ -94,7 +95,7 @@ def test_settling_four_players_records_each_change_from_the_tables_places():
 def test_finishing_a_rated_game_moves_both_ratings_as_openskill_would(alice, bob):
     table = finished_game(alice, bob)
     ranks = table.outcome["ranks"]
-    expected = ratings.rate([ratings.new_rating(), ratings.new_rating()], ranks)
+    expected = ratings.rate(ratings=[ratings.new_rating(), ratings.new_rating()], ranks=ranks)
     for position, user in enumerate((alice, bob)):
         rating = Rating.objects.get(user=user, game="district-noir")
         assert (rating.mu, rating.sigma) == approx_rating(expected[position])

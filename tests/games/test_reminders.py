@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import functools
 
 import pytest
 from django.core import mail
@@ -15,6 +16,8 @@ from games.jobs import sweeps
 from games.models import Reminder, Seat, Table
 from games.rules import get_rules
 from games.services.moves import move_play
+from games.services.presence import PRESENCE_REFRESH, seat_presence_touch
+from games.services.reminders import reminders_queue
 from games.services.tables import table_create, table_join
 from tests.conftest import client_for, user_at
 from tests.factories import UserFactory
@@ -118,6 +121,22 @@ def test_no_email_while_the_player_has_the_table_open(running_table):
     assert len(mail.outbox) == 1
 
 
+def test_a_seat_is_marked_seen_at_most_every_twenty_seconds(running_table):
+    """Pages poll every few seconds and sockets ping every 30: the row is written only when
+    the mark is older than PRESENCE_REFRESH, and only the player's own seat."""
+    seat = _waiting_seat(running_table)
+    other = running_table.seats.exclude(pk=seat.pk).get()
+    now = timezone.now()
+    touch = functools.partial(seat_presence_touch, table_id=running_table.pk, user_id=seat.user_id)
+    assert touch(now=now) == 1
+    assert touch(now=now + PRESENCE_REFRESH / 2) == 0
+    assert touch(now=now + PRESENCE_REFRESH + dt.timedelta(seconds=1)) == 1
+    seat.refresh_from_db()
+    other.refresh_from_db()
+    assert seat.seen_at == now + PRESENCE_REFRESH + dt.timedelta(seconds=1)
+    assert other.seen_at is None
+
+
 def test_quiet_hours_in_the_players_time_zone_postpone_the_email(running_table):
     seat = _waiting_seat(running_table)
     user = seat.user
@@ -150,7 +169,7 @@ def test_a_warning_when_a_fifth_of_the_time_is_left(running_table):
 def test_a_reminder_for_a_turn_already_played_is_not_sent(running_table):
     seat = _waiting_seat(running_table)
     later = timezone.now() + 2 * HOUR
-    sweeps._queue(Reminder.Kind.TURN, "reminder_due_at", later)
+    reminders_queue(kind=Reminder.Kind.TURN, now=later)
     _move(running_table)
     sweeps.sweep_reminders(later)
     assert all(m.to != [seat.user.email] for m in mail.outbox)

@@ -10,7 +10,8 @@ from games.catalog import playable_games
 from games.errors import Conflict, Forbidden, GameError, NotFound
 from games.models import Move, Seat, Table
 from games.rules import get_rules
-from games.services.moves import move_play, state_replay
+from games.selectors.replays import state_replay
+from games.services.moves import move_play
 from games.services.tables import table_abort, table_create, table_join, table_leave
 from tests.conftest import play_random_moves, user_at
 

@@ -17,7 +17,8 @@ from django.db import connection, connections
 from games.errors import GameError
 from games.models import Move, Table
 from games.rules import get_rules
-from games.services.moves import move_play, state_replay
+from games.selectors.replays import state_replay
+from games.services.moves import move_play
 from games.services.tables import table_create, table_join
 from tests.conftest import user_at
 from tests.factories import UserFactory

@@ -12,8 +12,9 @@ from django.utils import timezone
 from games.jobs import sweeps
 from games.models import Move, Seat, Table
 from games.rules import get_rules
+from games.selectors.replays import state_replay
 from games.services import bot_moves
-from games.services.moves import move_play, state_replay
+from games.services.moves import move_play
 from tests.conftest import client_for
 
 pytestmark = pytest.mark.django_db

@@ -1,4 +1,9 @@
-"""The table row, locked for a write, and the seats that go with it."""
+"""The table row a write works on: locked for the write, with its seats and its rules.
+
+Every write to a table starts here (``table_locked``), inside its transaction, so that two
+requests for one table are handled one at a time; ``table_seats`` reads the seats that write
+then changes, each marked ``on_vacation`` for the clocks it starts.
+"""
 
 from __future__ import annotations
 
@@ -12,18 +17,19 @@ from games.models import Seat, Table
 from games.rules import Rules, get_rules
 
 
-def table_rules(table: Table) -> Rules:
+def table_rules(*, table: Table) -> Rules:
     return get_rules(table.game)
 
 
-def table_locked(table_id: int) -> Table:
+def table_locked(*, table_id: int) -> Table:
+    """The table's row, locked until the transaction ends (``select_for_update``)."""
     try:
         return Table.objects.select_for_update(of=("self",)).get(pk=table_id)
     except Table.DoesNotExist:
         raise NotFound(_("There is no such table.")) from None
 
 
-def table_seats(table: Table) -> list[Seat]:
+def table_seats(*, table: Table) -> list[Seat]:
     """The table's seats with their users, each marked ``on_vacation`` (its player is away now).
 
     One query: a turn that starts for a player on vacation keeps its clock standing.
