@@ -21,7 +21,7 @@ from django.urls import reverse
 from games.catalog import playable_games
 from games.models import Move, Rating, RatingChange, Seat, Table
 from games.rules import get_rules
-from games.services.locking import table_locked
+from games.services.table_rows import table_locked
 from games.services.moves import move_apply, move_play
 from games.services.tables import table_create
 from tests.conftest import client_for
@@ -79,8 +79,8 @@ def solo_game(user, monkeypatch, *, level: int, result: str, forfeit: bool = Fal
         table.refresh_from_db()
         if forfeit:
             with transaction.atomic():
-                locked = table_locked(table.pk)
-                move_apply(locked, locked.seats.get(), action, Move.By.BOT)
+                locked = table_locked(table_id=table.pk)
+                move_apply(table=locked, seat=locked.seats.get(), action=action, by=Move.By.BOT)
         else:
             move_play(table_id=table.pk, user=user, action=action, version=table.version)
     table.refresh_from_db()
