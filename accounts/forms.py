@@ -1,6 +1,6 @@
 from django import forms
 
-from accounts.display import HIGHEST, LOWEST
+from accounts.display import HIGHEST, LOWEST, THEMES
 from accounts.models import User
 
 
@@ -11,8 +11,10 @@ class ProfileForm(forms.ModelForm):
 
 
 class DisplayForm(forms.Form):
-    """The header's display sliders: whole numbers from 0 to 100."""
+    """The header's display settings: the sliders, whole numbers from 0 to 100, and the theme
+    (a form from before the theme existed sends none: the theme is left as it was)."""
 
     contrast = forms.IntegerField(min_value=LOWEST, max_value=HIGHEST)
     grain = forms.IntegerField(min_value=LOWEST, max_value=HIGHEST)
     warmth = forms.IntegerField(min_value=LOWEST, max_value=HIGHEST)
+    theme = forms.ChoiceField(choices=[(theme, theme) for theme in THEMES], required=False)
