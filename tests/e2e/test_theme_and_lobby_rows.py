@@ -13,7 +13,6 @@ from django.urls import reverse
 from playwright.sync_api import Page, expect
 
 from accounts.display import COOKIE_NAME
-from accounts.models import User
 from games.live import broadcast
 from games.services.moves import move_play
 from games.services.tables import table_create, table_join
@@ -110,7 +109,8 @@ def test_the_open_display_menu_passes_axe_in_both_themes(live_server, browser):
     assert not found, "\n".join(found)
 
 
-def _moved(table, by: User) -> None:
+def _moved(table) -> None:
+    """One move at ``table``, by the seat it waits for."""
     table.refresh_from_db()
     seat = table.seats.get(is_waiting=True)
     action = DN.legal_actions(DN.from_json(table.state), seat.position)[0]
@@ -125,7 +125,7 @@ def test_the_lobby_says_when_each_table_last_moved_in_words(live_server, browser
         table = table_create(user=alice, game="district-noir", num_seats=2, seconds_per_move=86400)
         table_join(table_id=table.pk, user=bob)
         tables.append(table)
-    _moved(tables[1], alice)
+    _moved(tables[1])
     page = browser.new_context(viewport=SIZES[390]).new_page()
     sign_in(page, live_server.url, "alice")
     page.goto(live_server.url + reverse("lobby"))

@@ -60,10 +60,9 @@ def test_two_tables_of_the_same_game_and_players_read_apart(alice, bob):
     alice.time_zone = "Asia/Tokyo"
     alice.save()
     mine = _play_until_waiting_for(_table("district-noir", [alice, bob]), alice)
+    # The other table a move or two further on, waiting for bob.
     theirs = _play_until_waiting_for(_table("district-noir", [alice, bob]), bob)
-    theirs = _play_until_waiting_for(
-        _play_until_waiting_for(theirs, alice), bob
-    )  # a move or two later than the other
+    theirs = _play_until_waiting_for(_play_until_waiting_for(theirs, alice), bob)
     rows = _rows(client_for(alice).get(reverse("lobby")).content.decode())
     a, b = rows[mine.pk], rows[theirs.pk]
     assert a != b
