@@ -12,8 +12,10 @@ from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from accounts.display import DEFAULT_THEME as DISPLAY_DEFAULT_THEME
 from accounts.display import DEFAULTS as DISPLAY_DEFAULTS
 from accounts.display import HIGHEST as DISPLAY_HIGHEST
+from accounts.display import THEME_CHOICES
 
 TIME_ZONE_CHOICES = [(name, name) for name in sorted(zoneinfo.available_timezones())]
 
@@ -55,7 +57,7 @@ class User(AbstractUser):
         blank=True,
         help_text=_("The site and your e-mails speak it. Empty: your browser's language."),
     )
-    # Display settings, 0 to 100 each (see accounts/display.py).
+    # Display settings: three levels, 0 to 100 each, and the theme (see accounts/display.py).
     display_contrast = models.PositiveSmallIntegerField(
         _("contrast"),
         default=DISPLAY_DEFAULTS["contrast"],
@@ -70,6 +72,9 @@ class User(AbstractUser):
         _("colour temperature"),
         default=DISPLAY_DEFAULTS["warmth"],
         validators=[MaxValueValidator(DISPLAY_HIGHEST)],
+    )
+    display_theme = models.CharField(
+        _("theme"), max_length=8, choices=THEME_CHOICES, default=DISPLAY_DEFAULT_THEME
     )
 
     @property

@@ -8,6 +8,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from accounts.display import COOKIE_NAME as DISPLAY_COOKIE
+from accounts.display import FIELDS as DISPLAY_FIELDS
 from accounts.display import DisplaySettings
 from accounts.forms import DisplayForm, ProfileForm
 
@@ -76,10 +77,12 @@ def language_set(request: HttpRequest) -> HttpResponse:
 
 @require_POST
 def display_set(request: HttpRequest) -> HttpResponse:
-    """The header's display sliders: saved on the profile, or in a cookie for visitors.
+    """The header's display settings (theme and sliders): saved on the profile, or in a cookie
+    for visitors.
 
-    "reset" restores the defaults. The sliders' script saves in the background
+    "reset" restores the defaults. The menu's script saves in the background
     (``X-Requested-With: fetch``) and gets a 204; a plain form post goes back to its page.
+    A post without a theme (a page from before it) keeps the theme chosen before.
     """
     if request.POST.get("reset"):
         chosen = DisplaySettings()
@@ -87,7 +90,9 @@ def display_set(request: HttpRequest) -> HttpResponse:
         form = DisplayForm(request.POST)
         if not form.is_valid():
             return HttpResponseBadRequest(_("Those display settings are not valid."))
-        chosen = DisplaySettings(**form.cleaned_data)
+        levels = {name: form.cleaned_data[name] for name in DISPLAY_FIELDS}
+        theme = form.cleaned_data["theme"] or DisplaySettings.of_viewer(request).theme
+        chosen = DisplaySettings(**levels, theme=theme)
     if request.user.is_authenticated:
         chosen.save_to(request.user)
     if request.headers.get("X-Requested-With") == "fetch":

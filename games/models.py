@@ -58,6 +58,8 @@ class Table(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+    # When the last move was stored (state_store): the lobby's rows show it without the log.
+    last_move_at = models.DateTimeField(null=True, blank=True)
     # Not a column: set on the lobby's rows of the player's own tables (selectors.tables).
     waiting_for_me: bool
 

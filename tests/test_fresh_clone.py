@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -75,3 +76,14 @@ def test_the_deploy_check_passes_with_a_secret_key_as_ci_runs_it():
         DJANGO_ALLOWED_HOSTS="example.org",
     )
     assert done.returncode == 0, done.stderr
+
+
+def test_every_file_the_readme_names_is_in_the_repository():
+    """A fresh clone has only the repository: a path like ``../shared/DESIGN.md`` leads nowhere."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    named = set(re.findall(r"`([^`\s<>:]*/[^`\s<>:]*)`", readme))
+    paths = {path for path in named if not path.startswith("/")}  # "/t/<id>/replay/": a URL
+    assert "docs/design.md" in paths and "docs/architecture.md" in paths
+    for path in sorted(paths):
+        found = (ROOT / path).resolve()
+        assert found.is_relative_to(ROOT) and found.exists(), path

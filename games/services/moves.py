@@ -38,7 +38,8 @@ def state_store(
 
     The caller holds the table's row lock (and may pass ``table_seats(table)`` to spare a
     query). A ``mover`` still waited for after its move (a solo game, or two actions in a
-    row) starts a new turn with a fresh clock.
+    row) starts a new turn with a fresh clock. A state with a ``mover`` is a move's: the table
+    keeps its time (``last_move_at``, for the lobby); the first state (no mover) is none.
     """
     now = timezone.now()
     table.state = rules.to_json(state)
@@ -46,6 +47,9 @@ def state_store(
     outcome = rules.outcome(state)
     waiting = set(rules.waiting_seats(state)) if outcome is None else set()
     fields = ["state", "version", "moves_played", "status", "started_at", "seed"]
+    if mover is not None:
+        table.last_move_at = now
+        fields.append("last_move_at")
     if seats is None:
         seats = table_seats(table=table)
     final: dict[str, Any] | None = None

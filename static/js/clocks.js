@@ -2,6 +2,8 @@
 // <time datetime data-deadline>, the same for every viewer; this counts it down in the page's
 // language and the viewer's time zone, and says when the time is up. The words come from
 // <body data-clock-left data-clock-up data-clock-by> (templates/base.html).
+// A past moment, <time datetime data-since> (a lobby row's last move), is said the same way:
+// "3 hours ago", "yesterday", the full date in its title.
 (function () {
   "use strict";
   var UNITS = [["day", 86400], ["hour", 3600], ["minute", 60], ["second", 1]];
@@ -24,10 +26,24 @@
     }
     return unit("second", 0, lang);
   }
+  // The largest unit that fits: "40 seconds ago", "5 minutes ago", "yesterday", "3 days ago".
+  function since(seconds, lang) {
+    var words = new Intl.RelativeTimeFormat(lang, { numeric: "auto" });
+    for (var i = 0; i < UNITS.length - 1; i++) {
+      if (seconds >= UNITS[i][1]) return words.format(-Math.floor(seconds / UNITS[i][1]), UNITS[i][0]);
+    }
+    return words.format(-Math.max(0, seconds), "second");
+  }
   function tick() {
     var labels = document.body.dataset;
     var lang = document.documentElement.lang || undefined;
     var when = new Intl.DateTimeFormat(lang, { weekday: "short", day: "numeric", month: "short", hour: "2-digit", minute: "2-digit" });
+    document.querySelectorAll("time[data-since]").forEach(function (time) {
+      var moment = new Date(time.getAttribute("datetime"));
+      if (isNaN(moment)) return;
+      time.textContent = since(Math.floor((Date.now() - moment) / 1000), lang);
+      time.title = when.format(moment);
+    });
     document.querySelectorAll("time[data-deadline]").forEach(function (time) {
       var deadline = new Date(time.getAttribute("datetime"));
       if (isNaN(deadline)) return;

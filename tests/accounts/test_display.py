@@ -1,4 +1,5 @@
-"""Display settings: on the profile or in a cookie, written on <html>, at no extra query."""
+"""Display settings (the theme and three levels): on the profile or in a cookie, written on
+<html>, at no extra query."""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ from tests.games.test_query_counts import TABLE_PAGE_QUERIES
 
 pytestmark = pytest.mark.django_db
 
-DEFAULT_STYLE = b'data-contrast="50" data-grain="25" data-warmth="50"'
+DEFAULT_STYLE = b'data-theme="system" data-contrast="50" data-grain="25" data-warmth="50"'
 
 
 def _html_tag(response) -> bytes:
@@ -44,7 +45,21 @@ def test_a_visitors_cookie_is_written_on_html():
 
 @pytest.mark.parametrize(
     "cookie",
-    ["", "junk", "1-2", "50-50-101", "-1-5-5", "5-5-5-5", "a-b-c", "²-5-5", "5-5-" + "9" * 5000],
+    [
+        "",
+        "junk",
+        "1-2",
+        "50-50-101",
+        "-1-5-5",
+        "5-5-5-5",
+        "a-b-c",
+        "²-5-5",
+        "5-5-" + "9" * 5000,
+        "5-5-5-sepia",
+        "5-5-5-dark-dark",
+        "5-5-dark",
+        "dark",
+    ],
 )
 def test_a_broken_cookie_falls_back_to_the_defaults(cookie):
     client = Client()
@@ -82,7 +97,7 @@ def test_a_player_saves_settings_on_the_profile_and_in_a_cookie(alice):
     assert response.status_code == 302 and response.url == "/profile/"
     alice.refresh_from_db()
     assert (alice.display_contrast, alice.display_grain, alice.display_warmth) == (70, 0, 100)
-    assert response.cookies[COOKIE_NAME].value == "70-0-100"
+    assert response.cookies[COOKIE_NAME].value == "70-0-100-system"
 
 
 def test_a_visitor_saves_settings_in_a_cookie_and_stays_on_the_site():
@@ -91,7 +106,7 @@ def test_a_visitor_saves_settings_in_a_cookie_and_stays_on_the_site():
         {"contrast": 30, "grain": 40, "warmth": 20, "next": "https://evil.example/"},
     )
     assert response.status_code == 302 and response.url == "/"
-    assert response.cookies[COOKIE_NAME].value == "30-40-20"
+    assert response.cookies[COOKIE_NAME].value == "30-40-20-system"
 
 
 def test_the_sliders_script_saves_in_the_background(alice):
@@ -120,6 +135,8 @@ def test_defaults_restores_every_setting(alice):
         {"contrast": 50, "grain": -1, "warmth": 50},
         {"contrast": 50, "grain": 25, "warmth": "warm"},
         {"contrast": 50, "grain": 25},
+        {"contrast": 50, "grain": 25, "warmth": 50, "theme": "sepia"},
+        {"contrast": 50, "grain": 25, "warmth": 50, "theme": "Dark"},
         {},
     ],
 )
@@ -162,3 +179,68 @@ def test_the_stylesheet_maps_every_level_to_the_css_variables_site_css_reads():
     assert 'html[data-warmth="0"] { --warmth: 0; }' in css
     for name in ("contrast", "grain", "warmth"):
         assert css.count(f"[data-{name}=") == 21  # 0 to 100 in steps of 5
+
+
+# The theme: light, dark, or as the system says (the default).
+def test_a_player_chooses_the_theme_and_every_page_is_written_in_it(alice):
+    client = client_for(alice)
+    response = client.post(
+        reverse("display_set"),
+        {"contrast": 50, "grain": 25, "warmth": 50, "theme": "dark"},
+        HTTP_X_REQUESTED_WITH="fetch",
+    )
+    assert response.status_code == 204
+    alice.refresh_from_db()
+    assert alice.display_theme == "dark"
+    assert response.cookies[COOKIE_NAME].value == "50-25-50-dark"
+    for url in (reverse("lobby"), reverse("profile_edit")):
+        assert b'data-theme="dark"' in _html_tag(client.get(url))
+    # On another device (no cookie), the profile's choice still holds.
+    assert b'data-theme="dark"' in _html_tag(client_for(alice).get(reverse("lobby")))
+
+
+def test_a_visitor_chooses_the_theme_in_the_cookie():
+    client = Client()
+    response = client.post(
+        reverse("display_set"), {"contrast": 50, "grain": 25, "warmth": 50, "theme": "light"}
+    )
+    assert response.status_code == 302
+    assert response.cookies[COOKIE_NAME].value == "50-25-50-light"
+    assert b'data-theme="light"' in _html_tag(client.get(reverse("lobby")))
+
+
+def test_a_cookie_from_before_the_theme_keeps_its_levels_and_follows_the_system():
+    client = Client()
+    client.cookies[COOKIE_NAME] = "0-60-10"
+    tag = _html_tag(client.get(reverse("lobby")))
+    assert b'data-theme="system" data-contrast="0" data-grain="60" data-warmth="10"' in tag
+
+
+def test_a_post_without_a_theme_keeps_the_one_chosen(alice):
+    """A page from before the theme existed posts only the sliders."""
+    DisplaySettings(theme="dark").save_to(alice)
+    client_for(alice).post(reverse("display_set"), {"contrast": 80, "grain": 25, "warmth": 50})
+    alice.refresh_from_db()
+    assert (alice.display_contrast, alice.display_theme) == (80, "dark")
+    client = Client()
+    client.cookies[COOKIE_NAME] = "50-25-50-light"
+    response = client.post(reverse("display_set"), {"contrast": 80, "grain": 25, "warmth": 50})
+    assert response.cookies[COOKIE_NAME].value == "80-25-50-light"
+
+
+def test_defaults_restore_the_systems_theme(alice):
+    DisplaySettings(theme="light").save_to(alice)
+    client_for(alice).post(reverse("display_set"), {"reset": "1"})
+    alice.refresh_from_db()
+    assert alice.display_theme == "system"
+
+
+def test_the_menu_offers_the_three_themes_with_the_chosen_one_checked(alice):
+    DisplaySettings(theme="dark").save_to(alice)
+    content = client_for(alice).get(reverse("lobby")).content.decode()
+    menu = content[content.index('class="display-menu"') : content.index("</details>")]
+    assert "<legend>Theme</legend>" in menu
+    for value, label in (("light", "Light"), ("dark", "Dark"), ("system", "As the system")):
+        checked = " checked" if value == "dark" else ""
+        assert f'name="theme" value="{value}" data-display="theme"{checked}> {label}' in menu
+    assert "follows your system" not in menu

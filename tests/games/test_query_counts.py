@@ -67,15 +67,26 @@ def test_a_signed_in_players_unchanged_poll_costs_one_query(
 def test_the_lobby_costs_the_same_with_few_or_many_tables(
     alice, tables, django_assert_max_num_queries
 ):
+    """Each of the player's rows shows its number, whose turn, the clock and its last move,
+    from the table's row and its prefetched seats."""
+    rules = get_rules("district-noir")
     for _ in range(tables):
         host = UserFactory()
         table_create(user=host, game="district-noir", num_seats=2, seconds_per_move=86400)
         mine = table_create(user=alice, game="district-noir", num_seats=2, seconds_per_move=86400)
         table_join(table_id=mine.pk, user=UserFactory())
+        mine.refresh_from_db()
+        seat = mine.seats.select_related("user").get(is_waiting=True)
+        action = rules.legal_actions(rules.from_json(mine.state), seat.position)[0]
+        move_play(table_id=mine.pk, user=seat.user, action=action, version=mine.version)
     client = client_for(alice)
     with django_assert_max_num_queries(LOBBY_QUERIES):
         response = client.get(reverse("lobby"))
-    assert response.content.count(b"table-row") >= tables
+    content = response.content.decode()
+    assert content.count("table-row") >= 2 * tables
+    assert content.count("Last move:") == tables
+    assert content.count("data-deadline") == tables
+    assert content.count("Your turn") + content.count("Waiting for") == tables
 
 
 # Session and user; the move (MOVE_SERVICE_QUERIES); and the transaction's savepoint and its

@@ -7,6 +7,7 @@ log, and must read the lobby a page at a time, so filler rows are as good as rea
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 
 import pytest
@@ -125,15 +126,37 @@ def _lobby_of(tables: int, viewer: User, others: list[User]) -> None:
                 status=status,
                 created_by=others[i % len(others)],
                 invite_code=f"lobby-{viewer.pk}-{i}",
+                started_at=None if status == Table.Status.OPEN else now,
+                last_move_at=now if status == Table.Status.FINISHED or i % 2 else None,
                 finished_at=now if status == Table.Status.FINISHED else None,
             )
         )
     Table.objects.bulk_create(rows)
     seats = []
     for i, table in enumerate(rows):
-        seats.append(Seat(table=table, position=0, user=others[i % len(others)]))
+        # Running tables wait for the viewer or the other player, each seat with its clock.
+        running = table.status == Table.Status.RUNNING
+        waits = running and i % 2 == 1
+        seats.append(
+            Seat(
+                table=table,
+                position=0,
+                user=others[i % len(others)],
+                is_waiting=waits,
+                deadline=now + dt.timedelta(days=1) if waits else None,
+            )
+        )
         if table.status != Table.Status.OPEN:
-            seats.append(Seat(table=table, position=1, user=viewer, is_waiting=i % 2 == 0))
+            mine = running and not waits
+            seats.append(
+                Seat(
+                    table=table,
+                    position=1,
+                    user=viewer,
+                    is_waiting=mine,
+                    deadline=now + dt.timedelta(days=1) if mine else None,
+                )
+            )
     Seat.objects.bulk_create(seats)
 
 
