@@ -45,9 +45,6 @@ OUTSIDE_ALLOWED = {
     # The boardgame.io peer is another project's program that the load bench compares
     # against, not part of this one; ``--peer-source`` says where its files are.
     ("bench/load.py", "../shared/bench/peer-bgio"),
-    # README's link to the design notes is being replaced on another branch (issue 26,
-    # point 7); this entry goes when that lands.
-    ("README.md", "../shared/DESIGN.md"),
 }
 
 #: ``docs/rules/slide.md §4``, ``docs/rules/gnav.md §2.5``, ``docs/rules/gnav.md A6``.

@@ -79,7 +79,7 @@ def test_the_deploy_check_passes_with_a_secret_key_as_ci_runs_it():
 
 
 def test_every_file_the_readme_names_is_in_the_repository():
-    """A fresh clone has only the repository: a path like ``../shared/DESIGN.md`` leads nowhere."""
+    """A fresh clone has only the repository: a path that leaves it leads nowhere."""
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     named = set(re.findall(r"`([^`\s<>:]*/[^`\s<>:]*)`", readme))
     paths = {path for path in named if not path.startswith("/")}  # "/t/<id>/replay/": a URL

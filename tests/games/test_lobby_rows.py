@@ -137,7 +137,7 @@ def test_the_migration_dates_every_table_by_its_last_move(running_table, alice):
         )
     unplayed = table_create(user=alice, game="district-noir", num_seats=2, seconds_per_move=86400)
     Table.objects.update(last_move_at=None)
-    migration = importlib.import_module("games.migrations.0007_table_last_move_at")
+    migration = importlib.import_module("games.migrations.0008_table_last_move_at")
     migration.date_the_last_moves(apps, None)
     last = Move.objects.filter(table=running_table).latest("seq")
     assert Table.objects.get(pk=running_table.pk).last_move_at == last.created_at

@@ -21,8 +21,8 @@ from django.urls import reverse
 from games.catalog import playable_games
 from games.models import Move, Rating, RatingChange, Seat, Table
 from games.rules import get_rules
-from games.services.table_rows import table_locked
 from games.services.moves import move_apply, move_play
+from games.services.table_rows import table_locked
 from games.services.tables import table_create
 from tests.conftest import client_for
 from tests.games.rated_games import finished_game

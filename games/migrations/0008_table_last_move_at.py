@@ -12,7 +12,7 @@ def date_the_last_moves(apps, schema_editor):
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("games", "0006_drop_table_deadline"),
+        ("games", "0007_solo_results"),
     ]
 
     operations = [
