@@ -1,6 +1,6 @@
 """One breaker per Redis server (config/redis_guard.py): once one client of a server finds it
 failing, every client of that server (cache, channel layer, broadcast, bot-turn queue) skips
-it for ``REDIS_PAUSE_SECONDS``.
+it for ``REDIS_PAUSE_SECONDS``, and the pages that read the cache answer meanwhile.
 
 A "hung" Redis here is a socket that accepts connections and never answers (as a paused
 redis-server does); a "dead" one is a port where nothing listens.
@@ -13,11 +13,14 @@ from collections.abc import Iterator
 
 import pytest
 from asgiref.sync import async_to_sync
+from django.urls import reverse
 
 from config import redis_guard
 from config.redis_guard import RedisUnavailable, breaker_for, guard, guarded
 from games.jobs import tasks
 from games.live import broadcast
+from games.models import Seat
+from tests.conftest import client_for, user_at
 
 SERVER = "redis://127.0.0.1:6379"
 
@@ -139,3 +142,45 @@ def test_a_cache_timeout_stops_the_layer_the_broadcast_and_the_bot_queue_of_that
     broadcast.broadcast_table_changed(1, 2)
     tasks.bot_turn_schedule(1, 2)
     assert sent == []  # neither asked Redis
+
+
+@pytest.fixture(params=["hung", "dead"])
+def failing_cache(request, settings) -> str:
+    url = request.getfixturevalue(f"{request.param}_redis")
+    _cache_on(url, settings)
+    return url
+
+
+def test_a_players_pages_keep_their_language_while_the_cache_fails(alice, failing_cache):
+    """The preferences (accounts/prefs.py) come from the row; a change of them is saved."""
+    alice.language = "cs"
+    alice.save()
+    client = client_for(alice)
+    for _ in range(2):  # the first request meets the failure, the next skips Redis
+        response = client.get(reverse("lobby"))
+        assert response.status_code == 200
+        assert response["Content-Language"] == "cs"
+
+    changed = client.post(
+        reverse("profile_edit"), {"display_name": "Alice", "time_zone": "UTC", "language": "hu"}
+    )
+    assert changed.status_code == 302
+    assert client.get(reverse("lobby"))["Content-Language"] == "hu"
+
+
+def test_a_player_at_a_table_is_seen_there_while_the_cache_fails(running_table, failing_cache):
+    """The presence (games/views/tables.py) is written to the row, the board rendered."""
+    alice = user_at(running_table, 0)
+    Seat.objects.filter(table=running_table).update(seen_at=None)
+    client = client_for(alice)
+    url = reverse("table_detail", args=[running_table.pk])
+
+    page = client.get(url)
+    assert page.status_code == 200
+    assert f'data-version="{running_table.version}"' in page.text
+    assert running_table.seats.get(position=0).seen_at is not None
+
+    Seat.objects.filter(table=running_table).update(seen_at=None)
+    poll = client.get(url, {"v": running_table.version}, HTTP_HX_REQUEST="true")
+    assert poll.status_code == 204
+    assert running_table.seats.get(position=0).seen_at is not None
