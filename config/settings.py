@@ -318,9 +318,8 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TIMEZONE = "UTC"
 # The broker (and a result backend, if one is ever set: tasks keep none now) with the same
 # short timeouts: a web process that queues a bot turn while Redis hangs waits at most one
-# socket timeout, without retrying (then its server's breaker stops games.jobs.tasks from
-# queueing for a while; the deadline sweep plays a bot turn whose queueing failed or was
-# skipped). The worker keeps reconnecting.
+# socket timeout, without retrying (games.tasks then stops queueing for a while; the
+# deadline sweep plays a bot turn whose queueing failed). The worker keeps reconnecting.
 CELERY_BROKER_CONNECTION_TIMEOUT = REDIS_CONNECT_TIMEOUT
 CELERY_BROKER_TRANSPORT_OPTIONS = {
     "socket_timeout": REDIS_SOCKET_TIMEOUT,
