@@ -3,19 +3,18 @@
 Every page (and every poll) is shown in the player's own time zone and language, but most
 requests need nothing else of the user row: the unchanged board poll, the commonest request
 of all, needs only the user's id, which the session holds. So the two preferences are kept
-in the cache by user id, and dropped whenever the user is saved.
+in the cache by user id, and dropped whenever the user is saved. While the cache's Redis
+fails, the cache itself reads as a miss and writes nothing (``config.redis_guard``): the
+preferences then come from the row.
 """
 
 from __future__ import annotations
 
-import logging
 from typing import Any
 
 from django.contrib.auth import SESSION_KEY
 from django.core.cache import cache
 from django.http import HttpRequest
-
-logger = logging.getLogger(__name__)
 
 PREFS_TTL_SECONDS = 3600
 
@@ -44,24 +43,14 @@ def user_prefs(request: HttpRequest) -> tuple[str, str] | None:
     user_id = session_user_id(request)
     if user_id is None:
         return None
-    try:
-        prefs = cache.get(_key(user_id))
-    except Exception:  # the cache is down: read the row
-        logger.warning("preferences cache unavailable", exc_info=True)
-        prefs = None
+    prefs = cache.get(_key(user_id))
     if prefs is None:
         row = User.objects.filter(pk=user_id).values_list("time_zone", "language").first()
         prefs = tuple(row) if row else ("", "")
-        try:
-            cache.set(_key(user_id), prefs, PREFS_TTL_SECONDS)
-        except Exception:
-            logger.warning("preferences cache unavailable", exc_info=True)
+        cache.set(_key(user_id), prefs, PREFS_TTL_SECONDS)
     return prefs
 
 
 def forget_prefs(sender: Any, instance: Any, **kwargs: Any) -> None:
     """Connected to the user model's post_save: the next request reads them again."""
-    try:
-        cache.delete(_key(instance.pk))
-    except Exception:
-        logger.warning("preferences cache unavailable", exc_info=True)
+    cache.delete(_key(instance.pk))

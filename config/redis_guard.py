@@ -1,23 +1,35 @@
-"""Redis clients that give up quickly and then leave Redis alone for a while.
+"""One failure policy for every Redis client: give up quickly, then leave that server alone.
 
 A Redis that hangs (a network partition, an overloaded or paused server) does not refuse
-connections: every command waits for its socket timeout. So each client here has short
-timeouts (settings ``REDIS_SOCKET_TIMEOUT``, ``REDIS_CONNECT_TIMEOUT``), and after a failure
-a process-wide ``Breaker`` makes the next calls fail (or miss) at once for
-``REDIS_PAUSE_SECONDS``: a hung Redis costs one request a few hundred milliseconds, once per
-pause, never every request. Used by the cache (sessions, boards, preferences, presence) and
-the channel layer (group membership, pushes), one breaker for both when they share a server;
-the broadcast and the bot-turn queue keep pauses of their own (``games.live.broadcast``,
-``games.jobs.tasks``), and the bot-turn queue also waits while the breaker of its server is
-open.
+connections: every command waits for its socket timeout. So each client has short timeouts
+(settings ``REDIS_SOCKET_TIMEOUT``, ``REDIS_CONNECT_TIMEOUT``), and each Redis server has one
+``Breaker`` per process (``breaker_for(url)``, keyed by host and port): the first call to that
+server that fails opens it, and every client of the same server then skips Redis at once for
+``REDIS_PAUSE_SECONDS``. A hung Redis costs a request one socket timeout, once per pause, not
+one per client and never every request.
+
+The clients, and what each does while its server's breaker is open:
+
+- the cache (``GuardedRedisCache``: sessions, boards' public parts, preferences, presence):
+  reads are misses, writes are no-ops;
+- the channel layer (``GuardedChannelLayer``): group calls raise ``RedisUnavailable``, and
+  open sockets are told to poll;
+- the broadcast of a change (``games.live.broadcast``): skipped, pages poll;
+- the bot-turn queue (``games.jobs.tasks``): skipped, the deadline sweep plays the turn.
+
+``guard(url)`` (raise while open, open on an error) and ``guarded(url, function, ...)`` (a
+default instead) are how a client asks; tests close every breaker with ``reset_breakers()``.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import re
 import threading
-import time
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager, contextmanager
+from time import monotonic
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -30,68 +42,121 @@ logger = logging.getLogger(__name__)
 
 
 class RedisUnavailable(ConnectionError):
-    """Raised instead of asking Redis while the breaker is open."""
+    """Raised instead of asking Redis while its server's breaker is open."""
 
 
 class Breaker:
-    """Open for ``REDIS_PAUSE_SECONDS`` after a failure: callers skip Redis meanwhile."""
+    """Open for ``REDIS_PAUSE_SECONDS`` after a failure: callers skip that server meanwhile."""
 
-    def __init__(self, name: str) -> None:
-        self.name = name
+    def __init__(self, server: str) -> None:
+        self.server = server
         self.open_until = 0.0
 
     @property
     def is_open(self) -> bool:
-        return time.monotonic() < self.open_until
+        return monotonic() < self.open_until
 
     def trip(self, error: BaseException | None = None) -> None:
         if not self.is_open:  # one warning per pause, not one per request
-            logger.warning("%s: Redis failed (%r); not asked again for a while", self.name, error)
-        self.open_until = time.monotonic() + settings.REDIS_PAUSE_SECONDS
+            logger.warning("Redis at %s failed (%r); not asked for a while", self.server, error)
+        self.open_until = monotonic() + settings.REDIS_PAUSE_SECONDS
 
     def reset(self) -> None:
         self.open_until = 0.0
 
+    @contextmanager
+    def guard(self) -> Iterator[None]:
+        """Raises ``RedisUnavailable`` at once while open; an error in the block opens it (and
+        goes on up)."""
+        if self.is_open:
+            raise RedisUnavailable(f"Redis at {self.server} failed a moment ago")
+        try:
+            yield
+        except RedisUnavailable:
+            raise
+        except Exception as exc:
+            self.trip(exc)
+            raise
+
+    def call(self, function: Callable[..., Any], *args: Any, default: Any = None) -> Any:
+        """``function(*args)``, or ``default`` while open or when it fails (which opens it)."""
+        try:
+            with self.guard():
+                return function(*args)
+        except Exception:
+            return default
+
 
 def redis_server(url: str) -> str:
-    """The host and port a Redis URL names (its database number aside)."""
-    return urlsplit(url).netloc.rpartition("@")[2]
+    """The server a Redis URL names, as host:port (its database number aside); a socket's
+    path, or the URL itself for what is not Redis (``memory://``, "" for in-memory)."""
+    parts = urlsplit(url)
+    if parts.hostname:
+        return f"{parts.hostname}:{parts.port or 6379}"
+    return parts.path or url
+
+
+_breakers: dict[str, Breaker] = {}
+_breakers_lock = threading.Lock()
+
+
+def breaker_for(url: str) -> Breaker:
+    """This process's breaker for the Redis server at ``url``: one for every client of it."""
+    server = redis_server(url)
+    breaker = _breakers.get(server)
+    if breaker is None:
+        with _breakers_lock:
+            breaker = _breakers.setdefault(server, Breaker(server))
+    return breaker
+
+
+def reset_breakers() -> None:
+    """Closes every breaker (tests: one test's outage must not silence the next test's)."""
+    for breaker in list(_breakers.values()):
+        breaker.reset()
+
+
+def guard(url: str) -> AbstractContextManager[None]:
+    """``with guard(url):`` asks the Redis at ``url`` inside the block (``Breaker.guard``)."""
+    return breaker_for(url).guard()
+
+
+def guarded(url: str, function: Callable[..., Any], *args: Any, default: Any = None) -> Any:
+    """``function(*args)``, which asks the Redis at ``url``, or ``default`` while that server
+    fails (``Breaker.call``): for a client that can do without Redis for a while."""
+    return breaker_for(url).call(function, *args, default=default)
+
+
+def host_url(host: Any) -> str:
+    """A channel layer's host entry (a URL, a dict with an ``address`` or a host and port, or
+    a (host, port) pair) as a URL."""
+    if isinstance(host, dict):
+        host = host.get("address") or (host.get("host", "localhost"), host.get("port", 6379))
+    if isinstance(host, (tuple, list)):
+        return f"redis://{host[0]}:{host[1]}"
+    return str(host)
 
 
 def layer_url() -> str:
     """The channel layer's Redis URL ("" for the in-memory layer)."""
     layer: dict[str, Any] = settings.CHANNEL_LAYERS["default"]
     hosts = layer.get("CONFIG", {}).get("hosts", [])
-    return str(hosts[0]["address"]) if hosts and isinstance(hosts[0], dict) else ""
-
-
-def cache_url() -> str:
-    """The default cache's location ("" for local memory)."""
-    location = settings.CACHES["default"].get("LOCATION", "")
-    return location if isinstance(location, str) else ""
-
-
-cache_breaker = Breaker("cache")
-# The cache and the channel layer on one Redis server (the usual deployment: two database
-# numbers) share one breaker: the first call to time out stops the other from waiting too,
-# so a hung Redis costs a request one socket timeout, not one for each client.
-layer_breaker = (
-    cache_breaker
-    if layer_url() and redis_server(cache_url()) == redis_server(layer_url())
-    else Breaker("channel layer")
-)
+    return host_url(hosts[0]) if hosts else ""
 
 
 class GuardedRedisCache(RedisCache):
-    """Django's Redis cache, read as a miss and written as a no-op while Redis fails.
+    """Django's Redis cache, read as a miss and written as a no-op while its Redis fails: no
+    caller needs a try/except of its own.
 
     A deletion that fails (a session ended at sign-in or sign-out) is remembered: the key reads
     as a miss in this process, and is deleted from Redis once it answers again, so a Redis that
     comes back with its data does not bring an ended session back.
     """
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
+    def __init__(self, server: str | list[str], params: dict[str, Any]) -> None:
+        super().__init__(server, params)
+        servers = re.split("[;,]", server) if isinstance(server, str) else server
+        self._breaker = breaker_for(servers[0])  # the primary: writes go there
         self._undeleted: set[str] = set()
         self._lock = threading.Lock()
 
@@ -106,15 +171,12 @@ class GuardedRedisCache(RedisCache):
                     self._undeleted.update(keys)
                 raise
 
-    def _guarded(self, call: Any, default: Any, *args: Any, **kwargs: Any) -> Any:
-        if cache_breaker.is_open:
-            return default
-        try:
+    def _guarded(self, call: Any, default: Any, *args: Any) -> Any:
+        def flushed_then_called() -> Any:
             self._flush_undeleted()
-            return call(*args, **kwargs)
-        except Exception as exc:
-            cache_breaker.trip(exc)
-            return default
+            return call(*args)
+
+        return self._breaker.call(flushed_then_called, default=default)
 
     def get(self, key: Any, default: Any = None, version: int | None = None) -> Any:
         if self._undeleted and self.make_and_validate_key(key, version) in self._undeleted:
@@ -155,18 +217,15 @@ class GuardedRedisCache(RedisCache):
     def _forget_undeleted(self, key: Any, version: int | None) -> None:
         """A key written again is no longer to be deleted (only if the write reaches Redis
         would it matter; while Redis fails, neither happens)."""
-        if self._undeleted and not cache_breaker.is_open:
+        if self._undeleted and not self._breaker.is_open:
             with self._lock:
                 self._undeleted.discard(self.make_and_validate_key(key, version))
 
     def delete(self, key: Any, version: int | None = None) -> bool:
         full = self.make_and_validate_key(key, version)
-        if not cache_breaker.is_open:
-            try:
-                self._flush_undeleted()
-                return self._cache.delete(full)
-            except Exception as exc:
-                cache_breaker.trip(exc)
+        deleted = self._guarded(self._cache.delete, None, full)
+        if deleted is not None:
+            return deleted
         with self._lock:
             self._undeleted.add(full)
         return False
@@ -176,11 +235,10 @@ class GuardedRedisCache(RedisCache):
             self.delete(key, version)
 
     def clear(self) -> None:
-        if cache_breaker.is_open:
-            raise RedisUnavailable("the cache's Redis failed a moment ago")
-        with self._lock:
-            self._undeleted.clear()
-        return super().clear()
+        with self._breaker.guard():
+            with self._lock:
+                self._undeleted.clear()
+            return super().clear()
 
 
 # The message the layer's receive gives a consumer when Redis failed: no pushes will come, so
@@ -193,8 +251,8 @@ class GuardedChannelLayer(RedisChannelLayer):
 
     - Its connections have short socket timeouts (``hosts`` in settings), so its blocking
       receive asks Redis for at most ``brpop_timeout`` seconds at a time, below them.
-    - Group calls fail at once while the breaker is open (the consumer then tells the page to
-      poll; the broadcast is skipped).
+    - Group calls fail at once while its server's breaker is open (the consumer then tells
+      the page to poll; the broadcast is skipped), and open it when they fail.
     - When listening fails twice in a row (once may be a busy event loop, not Redis), every
       socket of the process is given ``UNAVAILABLE`` at once, instead of the exception that
       would drop it with an error, and then again every second while the breaker is open.
@@ -206,35 +264,20 @@ class GuardedChannelLayer(RedisChannelLayer):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        self._breaker = breaker_for(host_url(self.hosts[0]))
         self._failures: dict[asyncio.AbstractEventLoop, asyncio.Event] = {}
 
-    def _check(self) -> None:
-        if layer_breaker.is_open:
-            raise RedisUnavailable("the channel layer's Redis failed a moment ago")
-
     async def group_add(self, group: str, channel: str) -> None:
-        self._check()
-        try:
+        with self._breaker.guard():
             await super().group_add(group, channel)
-        except Exception as exc:
-            layer_breaker.trip(exc)
-            raise
 
     async def group_discard(self, group: str, channel: str) -> None:
-        self._check()
-        try:
+        with self._breaker.guard():
             await super().group_discard(group, channel)
-        except Exception as exc:
-            layer_breaker.trip(exc)
-            raise
 
     async def group_send(self, group: str, message: dict) -> None:
-        self._check()
-        try:
+        with self._breaker.guard():
             await super().group_send(group, message)
-        except Exception as exc:
-            layer_breaker.trip(exc)
-            raise
 
     def _failure(self) -> asyncio.Event:
         """This event loop's signal that listening failed: set once, then replaced."""
@@ -245,7 +288,7 @@ class GuardedChannelLayer(RedisChannelLayer):
         return event
 
     async def receive(self, channel: str) -> dict:
-        if layer_breaker.is_open:
+        if self._breaker.is_open:
             await asyncio.sleep(self.RECEIVE_RETRY_SECONDS)
             return dict(UNAVAILABLE)
         failure = self._failure()
@@ -265,7 +308,7 @@ class GuardedChannelLayer(RedisChannelLayer):
                 return dict(UNAVAILABLE)
             error = listening.exception()
             if attempt + 1 == self.RECEIVE_ATTEMPTS:
-                layer_breaker.trip(error)
+                self._breaker.trip(error)
                 failure.set()
         return dict(UNAVAILABLE)
 

@@ -241,9 +241,10 @@ WHITENOISE_USE_FINDERS = DEBUG or TESTING
 
 REDIS_URL = os.environ.get("REDIS_URL", "")
 # A Redis that hangs answers nothing: every client gives up after these (seconds), and then
-# leaves Redis alone in that process for REDIS_PAUSE_SECONDS (config/redis_guard.py), so a
-# hung Redis costs a request a few hundred milliseconds, once, and players only their live
-# updates (pages poll meanwhile).
+# every client of that server (cache, channel layer, broadcast, bot-turn queue: one breaker
+# per server, config/redis_guard.py) leaves it alone in that process for REDIS_PAUSE_SECONDS,
+# so a hung Redis costs a request a few hundred milliseconds, once, and players only their
+# live updates (pages poll meanwhile).
 REDIS_SOCKET_TIMEOUT = float(os.environ.get("REDIS_SOCKET_TIMEOUT", "0.5"))
 REDIS_CONNECT_TIMEOUT = float(os.environ.get("REDIS_CONNECT_TIMEOUT", "0.3"))
 REDIS_PAUSE_SECONDS = float(os.environ.get("REDIS_PAUSE_SECONDS", "5"))
@@ -275,9 +276,10 @@ def redis_database(url: str, number: int) -> str:
     return f"{base}/{number}" if last.isdigit() and base.count("/") >= 2 else f"{url}/{number}"
 
 
-# The boards' public parts (games/boards.py), shared by every web process through Redis; a
-# process's own memory on the embedded default. A cache that does not answer within a few
-# hundred milliseconds is skipped: the board is rendered instead.
+# Sessions, preferences, presence and the boards' public parts (games/board_cache.py), shared
+# by every web process through Redis; a process's own memory on the embedded default. A cache
+# that does not answer within a few hundred milliseconds is skipped (a miss, a write that does
+# nothing) while its server's breaker is open: the board is rendered, the row read instead.
 if REDIS_URL:
     CACHES = {
         "default": {

@@ -21,35 +21,25 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import json
-import logging
 import re
-import threading
-import time
-from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
 from django.conf import settings
-from django.core.cache import cache
 from django.template.loader import get_template
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
-from django.utils.translation import get_language
 
+from games import board_cache
 from games.catalog import private_template, public_template
 from games.models import Seat, Table
 from games.rules import get_rules
 
-logger = logging.getLogger(__name__)
-
 # The board shows the latest log entries only, so that rendering and sending it costs the
 # same at move 10 and move 300; a link opens the whole log (``table_log``).
 LOG_TAIL = 20
-# A cached public part outlives its table's next move only by accident; this bounds how long
-# a part rendered by older templates (before a deploy) can still be served.
-PUBLIC_TTL_SECONDS = 600
 CSRF_MARK = "<!--csrf-->"
 
 
@@ -159,75 +149,13 @@ def squeezed(html: str) -> str:
     return _SPACES.sub(" ", html)
 
 
-def public_key(table_id: int, version: int) -> str:
-    """The cache key of a table's public part at a version, in the active language."""
-    return f"board:{table_id}:{version}:{get_language()}:public"
-
-
-# After the cache failed to answer, boards are rendered without it for a while: a hung or
-# dead Redis costs one request a short timeout, not every request.
-PAUSE_AFTER_FAILURE_SECONDS = 10.0
-_paused_until = 0.0
-
-
-def _cache_call(call: Any, *args: Any) -> Any:
-    global _paused_until
-    if time.monotonic() < _paused_until:
-        return None
-    try:
-        return call(*args)
-    except Exception:  # the cache (Redis) is down or hangs: render instead
-        _paused_until = time.monotonic() + PAUSE_AFTER_FAILURE_SECONDS
-        logger.warning("board cache unavailable", exc_info=True)
-        return None
-
-
-# A public part never changes once rendered (its key names the version), so each process also
-# keeps the latest ones in its own memory: the pages of one table that a process serves then
-# share one copy without asking Redis for it again on every push.
-LOCAL_PARTS = 256
-_local: OrderedDict[str, Any] = OrderedDict()
-_local_lock = threading.Lock()
-
-
-def _cache_get(key: str) -> Any:
-    with _local_lock:
-        value = _local.get(key)
-        if value is not None:
-            _local.move_to_end(key)
-            return value
-    value = _cache_call(cache.get, key)
-    if value is not None:
-        _remember(key, value)
-    return value
-
-
-def _cache_set(key: str, value: Any) -> None:
-    _remember(key, value)
-    _cache_call(cache.set, key, value, PUBLIC_TTL_SECONDS)
-
-
-def _remember(key: str, value: Any) -> None:
-    with _local_lock:
-        _local[key] = value
-        _local.move_to_end(key)
-        while len(_local) > LOCAL_PARTS:
-            _local.popitem(last=False)
-
-
-def forget_local_parts() -> None:
-    """Empties this process's own copies (for tests that change a table without a version)."""
-    with _local_lock:
-        _local.clear()
-
-
 def public_part(table: Table, seats: list[Seat] | None = None, *, state: Any = None) -> PublicPart:
     """The public part of the table at its version, from the cache or rendered (and cached).
 
     ``seats`` (users loaded) are read when not given and the part is not cached yet.
     """
-    key = public_key(table.pk, table.version)
-    cached = _cache_get(key)
+    key = board_cache.public_key(table.pk, table.version)
+    cached = board_cache.get(key)
     if cached is not None:
         return PublicPart(mark_safe(cached[0]), *cached[1:])
     if seats is None:
@@ -251,7 +179,7 @@ def public_part(table: Table, seats: list[Seat] | None = None, *, state: Any = N
     with timezone.override(dt.UTC):  # the same for every viewer; the browser localises
         html = squeezed(get_template("tables/partials/public.html").render(context))
     digest = log_digest(view["log"] if view else [])
-    _cache_set(key, (str(html), names, digest))
+    board_cache.put(key, (str(html), names, digest))
     return PublicPart(mark_safe(html), names, digest)
 
 

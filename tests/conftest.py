@@ -21,18 +21,12 @@ def pytest_collection_modifyitems(config, items) -> None:
 
 
 @pytest.fixture(autouse=True)
-def _broadcasts_not_paused(monkeypatch) -> None:
-    """A test that breaks the channel layer or the cache must not silence the next test's."""
+def _redis_not_paused() -> None:
+    """A test that breaks a Redis client must not silence the next test's: every breaker (one
+    per Redis server, ``config.redis_guard``) starts closed."""
     from config import redis_guard
-    from games import boards
-    from games.jobs import tasks
-    from games.live import broadcast
 
-    monkeypatch.setattr(broadcast, "_paused_until", 0.0)
-    monkeypatch.setattr(boards, "_paused_until", 0.0)
-    monkeypatch.setattr(tasks, "_paused_until", 0.0)
-    redis_guard.cache_breaker.reset()
-    redis_guard.layer_breaker.reset()
+    redis_guard.reset_breakers()
 
 
 @pytest.fixture(autouse=True)
@@ -48,14 +42,14 @@ def forget_boards() -> None:
     test that changes a table without a new version, which the site itself never does."""
     from django.core.cache import cache
 
-    from games import boards
+    from games import board_cache
 
     cache.clear()
-    boards.forget_local_parts()
+    board_cache.forget_local_parts()
 
 
 @pytest.fixture(autouse=True)
-def _empty_cache() -> None:
+def _empty_cache(_redis_not_paused) -> None:
     """Boards' public parts are cached by table and version: table ids repeat across tests."""
     forget_boards()
 

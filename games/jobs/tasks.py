@@ -15,6 +15,7 @@ from celery import shared_task
 from django.conf import settings
 from django.db import close_old_connections
 
+from config import redis_guard
 from games.jobs import sweeps
 from games.services.bot_moves import bot_turn_play
 from games.services.events import BotTurnDue, Event
@@ -66,36 +67,21 @@ def bot_turn_schedule(table_id: int, version: int) -> None:
         _queue_bot_turn(table_id, version)
 
 
-# After the broker failed, this process stops queueing for a while: a hung Redis would
-# otherwise cost every move that makes a bot due one socket timeout. A bot turn not queued
-# (or queued and then lost with a Redis that came back empty) is played by the deadline sweep:
-# a bot seat's deadline is ``settings.BOT_RESCUE_SECONDS`` away, and beat runs the sweep every
-# ``SWEEP_DEADLINES_SECONDS``, as soon as the broker answers again.
-_paused_until = 0.0
-
-
-def _broker_known_down() -> bool:
-    """Whether the broker's Redis just failed the cache or the channel layer of this process
-    (the same server): then queueing would only wait out one more socket timeout."""
-    from config import redis_guard
-
-    if not redis_guard.layer_breaker.is_open:
-        return False
-    return redis_guard.redis_server(settings.CELERY_BROKER_URL) == redis_guard.redis_server(
-        redis_guard.layer_url()
-    )
-
-
 def _queue_bot_turn(table_id: int, version: int) -> None:
-    global _paused_until
-    if time.monotonic() < _paused_until or _broker_known_down():
-        logger.info("broker paused: the deadline sweep plays the bot at table %s", table_id)
-        return
-    try:
+    """Queues the bot turn unless the broker's Redis fails (its breaker, shared with every other
+    client of that server: ``config.redis_guard``), so that a hung Redis costs one move one
+    socket timeout, not every move that makes a bot due. A bot turn not queued (or queued and
+    then lost with a Redis that came back empty) is played by the deadline sweep: a bot seat's
+    deadline is ``settings.BOT_RESCUE_SECONDS`` away, and beat runs the sweep every
+    ``SWEEP_DEADLINES_SECONDS``, as soon as the broker answers again."""
+
+    def send() -> bool:
         play_bot_turn.apply_async((table_id, version), countdown=settings.BOT_MOVE_DELAY_SECONDS)
-    except Exception:  # the broker is down: the deadline sweep plays the bot later
-        _paused_until = time.monotonic() + settings.REDIS_PAUSE_SECONDS
-        logger.warning("could not queue a bot turn at table %s", table_id, exc_info=True)
+        return True
+
+    broker = str(play_bot_turn.app.conf.broker_url or "")
+    if not redis_guard.guarded(broker, send, default=False):
+        logger.info("broker unavailable: the deadline sweep plays the bot at table %s", table_id)
 
 
 def on_table_events(sender: object, events: tuple[Event, ...], **kwargs: object) -> None:

@@ -11,16 +11,11 @@ own socket skips the render; the player's other pages and everyone else get thei
 
 from __future__ import annotations
 
-import logging
-import time
-
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
-from django.conf import settings
 
+from config import redis_guard
 from games.services.events import Event, TableChanged
-
-logger = logging.getLogger(__name__)
 
 CHANGED = "table.changed"
 
@@ -36,23 +31,15 @@ def changed_message(table_id: int, version: int, origin: str = "") -> dict:
     return message
 
 
-# After a failed broadcast this process stops trying for a while (settings
-# REDIS_PAUSE_SECONDS): a hung Redis costs a move one socket timeout, and no move should wait
-# that long each time (pages poll meanwhile).
-_paused_until = 0.0
-
-
 def broadcast_table_changed(table_id: int, version: int, origin: str = "") -> None:
-    global _paused_until
+    """Skipped while the channel layer's Redis fails (its breaker, ``config.redis_guard``): a
+    hung Redis costs one move one socket timeout, once per pause, and pages poll meanwhile."""
     layer = get_channel_layer()
-    if layer is None or time.monotonic() < _paused_until:
+    if layer is None:
         return
-    try:
-        message = changed_message(table_id, version, origin)
-        async_to_sync(layer.group_send)(group_name(table_id), message)
-    except Exception:  # the layer (Redis) is down: pages fall back to polling
-        _paused_until = time.monotonic() + settings.REDIS_PAUSE_SECONDS
-        logger.warning("could not broadcast a change of table %s", table_id, exc_info=True)
+    message = changed_message(table_id, version, origin)
+    send = async_to_sync(layer.group_send)
+    redis_guard.guarded(redis_guard.layer_url(), send, group_name(table_id), message)
 
 
 def on_table_events(sender: object, events: tuple[Event, ...], **kwargs: object) -> None:

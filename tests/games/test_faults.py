@@ -32,7 +32,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from accounts.models import User
-from games.live import broadcast
+from config import redis_guard
 from games.live.routing import websocket_urlpatterns
 from games.models import Move, Seat, Table
 from games.rules import get_rules
@@ -162,9 +162,10 @@ def test_moves_are_stored_while_redis_is_down_and_live_updates_resume_after(
     health = client_for(None).get(reverse("health"))
     assert health.status_code == 503 and health.json()["redis"]["ok"] is False
 
-    assert broadcast._paused_until > time.monotonic()  # later moves no longer wait on dead Redis
+    layer_breaker = redis_guard.breaker_for(private_redis.url)
+    assert layer_breaker.is_open  # later moves no longer wait on dead Redis
     private_redis.start()
-    monkeypatch.setattr(broadcast, "_paused_until", 0.0)  # as if the pause had run out
+    layer_breaker.reset()  # as if the pause had run out
     frame = async_to_sync(a_socket_sees_the_next_move)()
     assert f'data-version="{Table.objects.get(pk=running_table.pk).version}"' in frame
     assert running_table.moves.count() == 5 and _replays_exactly(running_table)

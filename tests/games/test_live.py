@@ -492,13 +492,15 @@ def test_the_other_pages_hear_of_a_move_once_its_public_part_is_rendered(running
     finds it in the cache instead of rendering it again (each web process would)."""
     from django.core.cache import cache
 
-    from games import boards
+    from games import board_cache
 
     found: list[bool] = []
 
     def listener(sender, events, **kwargs):
         changed = next(e for e in events if isinstance(e, TableChanged))
-        found.append(cache.get(boards.public_key(changed.table_id, changed.version)) is not None)
+        found.append(
+            cache.get(board_cache.public_key(changed.table_id, changed.version)) is not None
+        )
 
     mover, action, version = _next_move(running_table)
     events.table_events.connect(listener)

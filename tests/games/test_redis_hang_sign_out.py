@@ -13,7 +13,7 @@ from django.contrib.sessions.models import Session
 from django.test import Client
 from django.urls import reverse
 
-from config.redis_guard import cache_breaker
+from config.redis_guard import breaker_for
 from tests.factories import UserFactory
 from tests.games import test_redis_hangs as hangs
 from tests.games.test_faults import pytestmark  # noqa: F401  (PostgreSQL, redis-server)
@@ -53,6 +53,7 @@ def test_signing_out_while_redis_hangs_answers_and_ends_the_session(on_private_r
     assert client.get(reverse("profile_edit")).status_code == 302  # signed out here...
 
     on_private_redis.resume()
+    cache_breaker = breaker_for(settings.CACHES["default"]["LOCATION"])
     wait_for(lambda: not cache_breaker.is_open, "the cache's breaker to close", 10)
     stale = Client()
     stale.cookies["sessionid"] = key
