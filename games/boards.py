@@ -9,7 +9,10 @@ A board has two parts:
   the hidden ``version`` field of the move form;
 - the **private part** (``#board-private``): the viewer's own cards and moves (the move
   form), rendered from ``view(state, seat)``; small, and empty for a spectator of a running
-  game. Its ``data-digest`` lets a push leave it out when it did not change for that page.
+  game. Once the game is over it holds no hand (what was hidden is face up in the public part)
+  but what comes next for this viewer, spectators included: play again or join the new table,
+  the replay, the lobby. Its ``data-digest`` lets a push leave it out when it did not change
+  for that page.
 
 Neither part carries a CSRF token (pages send it in ``hx-headers``) or a relative time
 (clocks are ``<time datetime>`` counted down in the browser). The views, the websocket
