@@ -9,7 +9,10 @@ A board has two parts:
   the hidden ``version`` field of the move form;
 - the **private part** (``#board-private``): the viewer's own cards and moves (the move
   form), rendered from ``view(state, seat)``; small, and empty for a spectator of a running
-  game. Its ``data-digest`` lets a push leave it out when it did not change for that page.
+  game. Once the game is over it holds no hand (what was hidden is face up in the public part)
+  but what comes next for this viewer, spectators included: play again or join the new table,
+  the replay, the lobby. Its ``data-digest`` lets a push leave it out when it did not change
+  for that page.
 
 Neither part carries a CSRF token (pages send it in ``hx-headers``) or a relative time
 (clocks are ``<time datetime>`` counted down in the browser). The views, the websocket
@@ -35,7 +38,9 @@ from django.utils.safestring import SafeString, mark_safe
 from games import board_cache
 from games.catalog import private_template, public_template
 from games.models import Seat, Table
-from games.rules import get_rules
+from games.rules import Rules, get_rules
+from games.selectors.rematches import next_table_for
+from games.selectors.replays import hides_something, reveal_template
 
 # The board shows the latest log entries only, so that rendering and sending it costs the
 # same at move 10 and move 300; a link opens the whole log (``table_log``).
@@ -131,6 +136,24 @@ def ranking(table: Table, seats: list[Seat]) -> list[dict[str, Any]]:
     return sorted(rows, key=lambda row: (row["rank"], row["seat"].position))
 
 
+def end_context(
+    table: Table, rules: Rules, state: Any, view: dict[str, Any], rows: list[dict[str, Any]]
+) -> dict[str, Any]:
+    """What the end of a game shows everyone: the winners' names (first place, shared or not,
+    from the ``ranking`` ``rows``), and below the final board each hand that a spectator could
+    not see, face up, as the replay's last step shows it (the seed is public now: nothing is
+    secret any more); no hand where nothing was hidden."""
+    views = [rules.view(state, seat) for seat in range(table.num_seats)]
+    hidden = [seat for seat, seat_view in enumerate(views) if hides_something(seat_view, view)]
+    return {
+        "winners": [str(row["seat"].player_name) for row in rows if row["rank"] == 0],
+        "reveal": views if hidden else [],
+        "hidden_seats": hidden,
+        "reveal_template": reveal_template(table.game),
+        "private_template": private_template(table.game),
+    }
+
+
 def log_context(view: dict[str, Any] | None) -> dict[str, Any]:
     log = view["log"] if view else []
     return {
@@ -164,6 +187,7 @@ def public_part(table: Table, seats: list[Seat] | None = None, *, state: Any = N
     rules = get_rules(table.game)
     view = rules.view(state, None) if state is not None else None
     names = seat_names(seats, table.num_seats)
+    rows = ranking(table, seats)
     context = {
         "table": table,
         "seats": seats,
@@ -171,10 +195,11 @@ def public_part(table: Table, seats: list[Seat] | None = None, *, state: Any = N
         "names": names,
         "game_template": public_template(table.game),
         "log_template": f"games/{table.game}/log_entry.html",
-        "ranking": ranking(table, seats),
+        "ranking": rows,
         "poll_ms": settings.TABLE_POLL_MS,
         "polling": table.is_open or table.is_running,
         **log_context(view),
+        **(end_context(table, rules, state, view, rows) if view and table.is_finished else {}),
     }
     with timezone.override(dt.UTC):  # the same for every viewer; the browser localises
         html = squeezed(get_template("tables/partials/public.html").render(context))
@@ -222,10 +247,13 @@ def private_part(
         "invite_url": settings.SITE_URL + reverse("table_invite", args=[table.invite_code])
         if table.is_open
         else "",
+        # What comes next at a finished table (tables/partials/next_steps.html).
+        "next_table": next_table_for(table, audience.user_id) if table.is_finished else None,
         **(own_log or {}),
     }
-    # A spectator of a running or finished game has nothing of its own: no render at all.
-    needed = view is not None or table.is_open
+    # A spectator of a running game has nothing of its own: no render at all. At the end,
+    # everyone gets what comes next (the replay, the lobby, a rematch).
+    needed = view is not None or table.is_open or table.is_finished
     inner = squeezed(get_template("tables/partials/private.html").render(context)) if needed else ""
     # The digest says what the page shows, whichever response's CSRF token its forms carry.
     digest = hashlib.blake2b(inner.encode(), digest_size=8).hexdigest()

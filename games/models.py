@@ -6,17 +6,22 @@ rules module gives, and ``seed`` + ``Move`` rows replay it exactly.
 
 from __future__ import annotations
 
+import datetime as dt
 import secrets
 from typing import TYPE_CHECKING
 
 from django.conf import settings
 from django.db import models
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 if TYPE_CHECKING:
     from django_stubs_ext import StrOrPromise
 
 LIVE_LIMIT_SECONDS = 3600
+# A finished table's page keeps its websocket this long after the end, so that its players
+# learn of a rematch ("Play again") without a reload; later visitors read it at load.
+LIVE_AFTER_END = dt.timedelta(hours=1)
 # Bots are told apart at a table by a name of their own, one per seat.
 BOT_NAMES = ("Ada", "Björn", "Cleo", "Dag", "Eir", "Finn")
 
@@ -60,6 +65,11 @@ class Table(models.Model):
     finished_at = models.DateTimeField(null=True, blank=True)
     # When the last move was stored (state_store): the lobby's rows show it without the log.
     last_move_at = models.DateTimeField(null=True, blank=True)
+    # The table its players were invited to after this one ended ("Play again"): the first
+    # player who asks opens it, the others join that one (services.tables.table_rematch).
+    next_table = models.OneToOneField(
+        "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="previous_table"
+    )
     # Not a column: set on the lobby's rows of the player's own tables (selectors.tables).
     waiting_for_me: bool
 
@@ -88,6 +98,15 @@ class Table(models.Model):
     @property
     def is_finished(self) -> bool:
         return self.status == self.Status.FINISHED
+
+    @property
+    def keeps_socket(self) -> bool:
+        """Whether its page opens the websocket: while the game is open or runs, and for
+        ``LIVE_AFTER_END`` after it finished (a rematch is told there)."""
+        if self.is_open or self.is_running:
+            return True
+        ended = self.finished_at
+        return self.is_finished and ended is not None and timezone.now() - ended < LIVE_AFTER_END
 
     @property
     def is_live(self) -> bool:

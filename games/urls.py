@@ -1,6 +1,6 @@
 from django.urls import path
 
-from games.views import game_pages, health, lobby, ratings, replays, settings, tables
+from games.views import game_pages, health, lobby, ratings, rematches, replays, settings, tables
 
 urlpatterns = [
     path("", lobby.lobby, name="lobby"),
@@ -15,6 +15,7 @@ urlpatterns = [
     path("t/<int:table_id>/leave/", tables.table_leave, name="table_leave"),
     path("t/<int:table_id>/bot/", tables.table_seat_bot, name="table_seat_bot"),
     path("t/<int:table_id>/abort/", tables.table_abort, name="table_abort"),
+    path("t/<int:table_id>/rematch/", rematches.table_rematch, name="table_rematch"),
     path("invite/<str:code>/", tables.table_invite, name="table_invite"),
     path("settings/play/", settings.play_settings, name="play_settings"),
     path("settings/vacation/start/", settings.vacation_start, name="vacation_start"),

@@ -1,4 +1,4 @@
-"""Tables: opening one, taking and leaving seats, seating bots, aborting.
+"""Tables: opening one, taking and leaving seats, seating bots, aborting, playing again.
 
 Each runs in one transaction with the table row locked; a table that fills up starts its
 game here, and the first state is stored by ``games.services.moves.state_store``.
@@ -152,6 +152,77 @@ def table_abort(*, table_id: int, user: User) -> Table:
     table.finished_at = timezone.now()
     table.save(update_fields=["status", "finished_at"])
     _bump(table)
+    return table
+
+
+@transaction.atomic
+def table_rematch(*, table_id: int, user: User) -> Table:
+    """ "Play again" at a finished table: the next table of the same game (options, seats, time
+    per move, rated or not) for the same people, each where they sat; returns it.
+
+    The first player who asks opens it, seated, with the bots where bots sat (it starts at once
+    when nobody else is to come), and the finished table remembers it: its version moves on,
+    so that its open pages offer the others "Join the new table". Another player's ask seats
+    them at that same table. A player whose new table started without them (someone from the
+    lobby took the seat) is told so; a new table that was aborted is replaced by a fresh one.
+    """
+    table = table_locked(table_id=table_id)
+    seats = list(table.seats.all())
+    mine = next((seat for seat in seats if seat.user_id == user.pk), None)
+    if mine is None:
+        raise Forbidden(_("Only the players of this game can play it again."))
+    if not table.is_finished:
+        raise Conflict(_("This game is not over yet."))
+    if table.next_table_id is not None:
+        following = table_locked(
+            table_id=table.next_table_id
+        )  # always the old table first, then its next
+        if following.status != Table.Status.ABORTED:
+            return _rematch_join(following, user, mine.position)
+    if playable_rules(table.game) is None:
+        raise GameError(_("There is no such game."))
+    following = Table.objects.create(
+        game=table.game,
+        options=table.options,
+        num_seats=table.num_seats,
+        seconds_per_move=table.seconds_per_move,
+        rated=table.rated,
+        max_timeouts=table.max_timeouts,
+        created_by=user,
+    )
+    bots = [seat for seat in seats if seat.bot_level and seat.user_id is None]
+    Seat.objects.bulk_create(
+        [
+            Seat(table=following, position=mine.position, user=user),
+            *(Seat(table=following, position=b.position, bot_level=b.bot_level) for b in bots),
+        ]
+    )
+    if 1 + len(bots) == following.num_seats:
+        _start(following)
+    table.next_table = following
+    table.version += 1  # its open pages now offer the others "Join the new table"
+    table.save(update_fields=["next_table", "version"])
+    events.publish_on_commit(
+        events=[events.table_changed(table_id=table.pk, version=table.version)]
+    )
+    return following
+
+
+def _rematch_join(table: Table, user: User, position: int) -> Table:
+    """Seats ``user`` at the locked new ``table`` where they sat before (or the first free seat,
+    if someone else took it); the game starts when the table is full."""
+    seats = list(table.seats.all())
+    if any(seat.user_id == user.pk for seat in seats):
+        return table
+    taken = {seat.position for seat in seats}
+    free = [pos for pos in range(table.num_seats) if pos not in taken]
+    if not table.is_open or not free:
+        raise Conflict(_("The new table is full: its game started without you."))
+    Seat.objects.create(table=table, position=position if position in free else free[0], user=user)
+    if len(free) == 1:
+        _start(table)
+    else:
+        _bump(table)
     return table
 
 

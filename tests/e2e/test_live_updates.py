@@ -144,7 +144,7 @@ def test_a_page_whose_socket_was_dropped_while_a_move_happened_catches_up_on_rec
 @pytest.mark.skipif(not settings.REDIS_URL, reason="the test's own moves reach the server by Redis")
 def test_the_fair_shuffle_panel_follows_the_table_from_waiting_to_the_end(asgi_server, browser):
     """Opened while the table waits for players: the fingerprint appears when it starts, the
-    seed and the replay link when it ends, without a reload."""
+    seed (and the replay among what comes next) when it ends, without a reload."""
     alice, bob = UserFactory(username="alice"), UserFactory(username="bob")
     table = table_create(user=alice, game="district-noir", num_seats=2, seconds_per_move=86400)
     page = _log_in(browser, asgi_server, "alice")
@@ -160,7 +160,7 @@ def test_the_fair_shuffle_panel_follows_the_table_from_waiting_to_the_end(asgi_s
     while table.is_running:
         _play_one(table)
     expect(page.locator("#fairness .seed")).to_have_text(str(table.seed))
-    expect(page.locator(f'#fairness a[href="/t/{table.pk}/replay/"]')).to_be_visible()
+    expect(page.locator(f'.next-steps a[href="/t/{table.pk}/replay/"]')).to_be_visible()
     expect(page.locator(".result")).to_be_visible()
 
 

@@ -1,5 +1,5 @@
 """A long display name with no space in it wraps inside its panel wherever players are listed:
-leaderboards, lobby rows, the player page and its chart, the replay."""
+leaderboards, lobby rows, the player page and its chart, the replay, a finished table."""
 
 from __future__ import annotations
 
@@ -53,6 +53,7 @@ def test_a_forty_character_name_stays_inside_its_panels(live_server, browser, mo
         reverse("player_profile", args=[other.username]),
         replay,
         f"{replay}?step={total}",
+        reverse("table_detail", args=[finished.pk]),  # "... wins" and the places at the top
     ):
         page.goto(live_server.url + where)
         assert_fits(page, width, where)

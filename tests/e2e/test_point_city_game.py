@@ -117,9 +117,11 @@ def play_a_move(page: Page, rng: random.Random) -> bool:
 
 
 def nothing_is_left_to_play(page: Page) -> None:
-    """After the end: no move, no mark for a next move (issue #16, point 14), no inline script."""
+    """After the end: no move, no mark for a next move (issue #16, point 14), no inline script;
+    only what comes next (play again)."""
+    expect(page.locator("#board .next-steps button")).to_have_text("Play again")
     for selector in [
-        "#board button",
+        "#board button:not(.next-steps button)",
         "#board .pc-automa-next",
         "#board .pc-legend",
         "#board .pc-moving",
@@ -155,7 +157,7 @@ def test_two_players_finish_a_game_by_clicking(live_server, open_page, fast_poll
     assert table.status == Table.Status.FINISHED
     assert table.moves.count() >= 34  # 17 turns each, and more for flips and tokens
     for page in pages:
-        expect(page.locator(".result")).to_contain_text("Scores in detail")
+        expect(page.locator(".result-details")).to_contain_text("Scores in detail")
         expect(page.locator(".result")).to_contain_text("first place")
         nothing_is_left_to_play(page)
 

@@ -111,8 +111,8 @@ def test_three_players_open_join_and_finish_a_game_by_clicking(live_server, brow
     assert SLIDE.to_json(state_replay(table)) == table.state
     breakdown = table.outcome["details"]["breakdown"]
     for page in pages:
-        result = page.locator(".result")
-        expect(result).to_contain_text("first place")
+        expect(page.locator(".result")).to_contain_text("first place")
+        result = page.locator(".result-details")
         expect(result).to_contain_text("The lowest total wins")
         expect(result.locator(".sl-final")).to_have_count(3)
         expect(result.locator(".sl-gone")).to_have_count(sum(b["cancelled"] for b in breakdown))

@@ -32,7 +32,7 @@ UNREACHABLE_SCROLLERS = """() => [...document.querySelectorAll('main *')]
     .map(e => e.outerHTML.slice(0, 120))"""
 # The tables of a result that are not inside a keyboard-reachable, labelled scrolling region.
 TABLES_OUTSIDE_A_REGION = """() =>
-    [...document.querySelectorAll('.result table, .final-result table')]
+    [...document.querySelectorAll('.result table, .result-details table, .final-result table')]
     .filter(t => !t.closest('.table-scroll[role=region][tabindex="0"][aria-label]'))
     .map(t => t.className)"""
 # The shadow that shows a region scrolls: inset box shadows that follow its scroll position, so

@@ -138,13 +138,15 @@ def test_settings_pages_need_a_signed_in_player(cast, role, name):
 
 
 # What each role gets when it posts each action at this running table (HTMX, as the board
-# posts): only the player to move may move; nobody may join, leave, abort or seat a bot.
+# posts): only the player to move may move; nobody may join, leave, abort, seat a bot or play
+# it again (not over yet).
 ACTIONS = {
     "table_act": {"visitor": 403, "stranger": 403, "elsewhere": 403, "mover": 200, "waiting": 400},
     "table_join": {"stranger": 409, "elsewhere": 409, "mover": 200, "waiting": 200},
     "table_leave": {"stranger": 409, "elsewhere": 409, "mover": 409, "waiting": 409},
     "table_abort": {"stranger": 403, "elsewhere": 403},
     "table_seat_bot": {"stranger": 403, "elsewhere": 403},
+    "table_rematch": {"stranger": 403, "elsewhere": 403, "mover": 409, "waiting": 409},
 }
 
 
@@ -205,6 +207,7 @@ POSTS = [
     ("table_leave", True),
     ("table_abort", True),
     ("table_seat_bot", True),
+    ("table_rematch", True),
     ("table_create", False),
     ("play_against_bots", False),
     ("play_settings", False),

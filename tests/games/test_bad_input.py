@@ -214,6 +214,7 @@ def test_playing_against_bots(world, role, game, seats, level):
 # aborting or seating a bot at a table one did not open or that already started.
 REFUSED = {
     "table_join": ["running", "finished", "missing"],
+    "table_rematch": ["running", "open", "missing"],  # the finished one: see below
     "table_leave": ["running", "finished", "open", "missing"],
     "table_abort": ["running", "finished", "open", "missing"],
     "table_seat_bot": ["running", "finished", "open", "missing"],
@@ -233,6 +234,18 @@ def test_joining_leaving_aborting_and_seating_bots(world, view, role, table, bod
         return
     table_id = getattr(world, table).pk if table != "missing" else NO_TABLE
     check(client_for(world.user(role)), "post", reverse(view, args=[table_id]), body, **_htmx(htmx))
+
+
+@EXAMPLES
+@given(
+    role=st.sampled_from(["anonymous", "seated", "to_move"]),
+    body=st.dictionaries(st.sampled_from(["table", "seat"]) | text, values, max_size=3),
+    htmx=st.booleans(),
+)
+def test_playing_again_a_finished_game_one_did_not_play(world, role, body, htmx):
+    """Only its players may play a finished game again (carol and dave played this one)."""
+    url = reverse("table_rematch", args=[world.finished.pk])
+    check(client_for(world.user(role)), "post", url, body, **_htmx(htmx))
 
 
 def _not_a_vacation(value: str) -> bool:
@@ -419,6 +432,9 @@ ENDPOINTS = [
     Endpoint("table_seat_bot", table="open", fields={"level": "medium"}, roles=("owner",)),
     Endpoint("table_leave", table="running", fields={"next": "/"}),
     Endpoint("table_abort", table="running", fields={"next": "/"}),
+    Endpoint("table_rematch", table="running", fields={"next": "/"}),
+    Endpoint("table_rematch", table="finished", fields={"next": "/"}, htmx=True),
+    Endpoint("table_rematch", table="missing", fields={"next": "/"}),
     Endpoint("table_invite", method="get", path_value=True),
     Endpoint("play_settings", fields={"reminder_delay": "-7", "quiet_hours_start": "22:00"}),
     Endpoint("vacation_start", fields={"days": "0"}),

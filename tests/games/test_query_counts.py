@@ -14,9 +14,10 @@ from django.urls import reverse
 from games.models import Table
 from games.rules import get_rules
 from games.services.moves import move_play
-from games.services.tables import table_create, table_join
+from games.services.tables import table_create, table_join, table_rematch
 from tests.conftest import client_for, play_random_moves, user_at
 from tests.factories import UserFactory
+from tests.games.rated_games import finished_game
 
 pytestmark = pytest.mark.django_db
 
@@ -34,6 +35,25 @@ def test_the_table_page_costs_the_same_at_any_point_of_the_game(
     client = client_for(alice)
     with django_assert_max_num_queries(TABLE_PAGE_QUERIES):
         client.get(reverse("table_detail", args=[table.pk]))
+
+
+# A finished table's page also reads its next table (a rematch), when there is one.
+FINISHED_TABLE_PAGE_QUERIES = TABLE_PAGE_QUERIES + 1
+
+
+@pytest.mark.parametrize("rematch", [False, True])
+@pytest.mark.parametrize("viewer", ["player", "spectator", "visitor"])
+def test_a_finished_table_page_costs_the_same_with_or_without_a_rematch(
+    alice, bob, carol, viewer, rematch, django_assert_max_num_queries
+):
+    table = finished_game(alice, bob, seed=1)
+    if rematch:
+        table_rematch(table_id=table.pk, user=bob)
+    client = client_for({"player": alice, "spectator": carol, "visitor": None}[viewer])
+    with django_assert_max_num_queries(FINISHED_TABLE_PAGE_QUERIES):
+        response = client.get(reverse("table_detail", args=[table.pk]))
+    assert "Watch the replay" in response.text
+    assert ("the new table" in response.text) is rematch
 
 
 def test_an_unchanged_poll_costs_one_query(running_table, django_assert_max_num_queries):

@@ -32,6 +32,8 @@ def ranking_lines(language: str) -> list[str]:
     with translation.override(language):
         html = render_to_string("tables/partials/result.html", context)
     items = re.findall(r"<li[^>]*>(.*?)</li>", html.split('class="ranking"')[1], re.S)
+    # "(you)" shows on the page's own seat only (site.css): not a part of the place's name.
+    items = [re.sub(r'<span class="you-marker">.*?</span>', "", item) for item in items]
     return [re.sub(r"<[^>]+>|\s+", " ", item).strip() for item in items]
 
 

@@ -543,7 +543,7 @@ def test_a_finished_game_shows_the_cancelled_groups_and_each_score_broken_down(v
     _store(table, state)
     user = user_at(table, viewer) if viewer is not None else UserFactory()
     page = _page(client_for(user), table)
-    result = page[page.index('class="result panel"') : page.index('class="log panel')]
+    result = page[page.index('class="result-details panel"') : page.index("game-public game-final")]
     breakdown = SLIDE.outcome(state).details["breakdown"]
     assert "The lowest total wins" in result
     assert result.count("sl-gone") == sum(b["cancelled"] for b in breakdown)
@@ -555,9 +555,9 @@ def test_a_finished_game_shows_the_cancelled_groups_and_each_score_broken_down(v
         assert f"{b['score']} points" in result
     assert 'name="action"' not in page
     # The board itself shows every final grid once (for the replay; the table page hides it
-    # under the result's), with the cancelled cards crossed out; nothing looks playable.
+    # below the result's), with the cancelled cards crossed out; nothing looks playable.
     public = _public(page)
-    public = public[: public.index('class="result panel"')]
+    public = public[public.index("game-public game-final") : public.index('class="log panel')]
     assert PUBLIC_GRID.findall(public) == ["0", "1", "2"]
     assert 'class="sl-others sl-end"' in public
     assert public.count("sl-gone") == sum(b["cancelled"] for b in breakdown)
