@@ -15,117 +15,22 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Iterator
-from dataclasses import dataclass
 
 import pytest
 from axe_playwright_python.base import AXE_SCRIPT
 from django.urls import reverse
-from playwright.sync_api import Page
 
 from accounts.models import User
 from games.catalog import playable_games
 from games.live import broadcast
-from games.models import Table
-from games.rules import get_rules
-from games.services.moves import move_play
-from games.services.tables import table_create, table_join
+from games.services.tables import table_create
+from tests.e2e.axe import SIZES, Visit, check_visits
 from tests.e2e.pages import sign_in
+from tests.e2e.tables import a_table, until_turn_of
 from tests.factories import UserFactory
 from tests.games.rated_games import play_to_the_end
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
-
-SIZES = {
-    390: {"width": 390, "height": 844},
-    768: {"width": 768, "height": 1024},
-    1280: {"width": 1280, "height": 800},
-}
-TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22a", "wcag22aa"]
-# WCAG 2.0, 2.1 and 2.2, levels A and AA (target-size is 2.2 AA), plus the best practices the
-# issue asks for: a heading outline without jumps, no empty header cell, one main landmark.
-BEST_PRACTICES = [
-    "heading-order",
-    "empty-heading",
-    "empty-table-header",
-    "page-has-heading-one",
-    "landmark-one-main",
-    "scrollable-region-focusable",
-]
-EVERY_RULE = {
-    "runOnly": {"type": "tag", "values": TAGS},
-    "rules": {rule: {"enabled": True} for rule in BEST_PRACTICES},
-    "resultTypes": ["violations"],
-}
-# The theme changes colours only (site.css's "Theme" section): the first run checks everything,
-# the others the rules about colour.
-COLOUR_RULES = {
-    "runOnly": {"type": "rule", "values": ["color-contrast", "link-in-text-block"]},
-    "resultTypes": ["violations"],
-}
-# (<html data-theme>, the system's colour scheme, the rules): the server writes "system" unless
-# the viewer chose otherwise; the others are set as the display menu's script sets them.
-THEMES = [
-    ("system", "light", EVERY_RULE),
-    ("system", "dark", COLOUR_RULES),
-    ("dark", "light", COLOUR_RULES),
-    ("light", "dark", COLOUR_RULES),
-]
-RUN = "options => axe.run(document, options).then(results => results.violations)"
-SET_THEME = "theme => { document.documentElement.dataset.theme = theme; }"
-
-
-def theme_name(theme: str, scheme: str) -> str:
-    return scheme if theme == "system" else f"{theme} on a {scheme} system"
-
-
-@dataclass(frozen=True)
-class Visit:
-    """A page to check: its name in a failure, its path, and who looks (None: a visitor)."""
-
-    name: str
-    path: str
-    viewer: str | None = None
-
-
-def violations(page: Page, options: dict) -> Iterator[str]:
-    """Each violation of the page as it is now, one line per element: the rule and where."""
-    if not page.evaluate("typeof window.axe !== 'undefined'"):
-        page.evaluate(AXE_SCRIPT)  # once per page load: 0.5 MB of script
-    for violation in page.evaluate(RUN, options):
-        for node in violation["nodes"]:
-            target = " ".join(str(t) for t in node["target"])
-            yield f"{violation['id']} ({violation['help']}): {target}"
-
-
-def until_turn_of(table: Table, user: User, rng: random.Random, kind: str | None = None) -> Table:
-    """Random moves until ``user`` may act (with an action of ``kind``, if given): their hand
-    shows as buttons."""
-    rules = get_rules(table.game)
-    for _ in range(200):
-        table.refresh_from_db()
-        state = rules.from_json(table.state)
-        active = rules.active_seats(state)
-        mine = table.seats.get(user=user).position
-        if mine in active and (
-            kind is None or any(a["type"] == kind for a in rules.legal_actions(state, mine))
-        ):
-            return table
-        position = rng.choice(active)
-        seat = table.seats.select_related("user").get(position=position)
-        action = rng.choice(rules.legal_actions(state, position))
-        move_play(table_id=table.pk, user=seat.user, action=action, version=table.version)
-    raise AssertionError(f"never {user}'s turn at {table}")
-
-
-def a_table(game: str, players: list[User]) -> Table:
-    rules = get_rules(game)
-    seated = players[: max(2, rules.min_players, 4 if game == "gnav" else 0)]
-    table = table_create(user=seated[0], game=game, num_seats=len(seated), seconds_per_move=86400)
-    for player in seated[1:]:
-        table_join(table_id=table.pk, user=player)
-    table.refresh_from_db()
-    return table
 
 
 def the_visits(me: User, players: list[User]) -> list[Visit]:
@@ -177,23 +82,7 @@ def test_no_page_has_an_axe_violation(live_server, browser, monkeypatch):
     monkeypatch.setattr(broadcast, "broadcast_table_changed", lambda *args, **kwargs: None)
     me = UserFactory(username="axel")
     visits = the_visits(me, [UserFactory() for _ in range(3)])
-    found: list[str] = []
-    for width, viewport in SIZES.items():
-        pages: dict[str | None, Page] = {}
-        for viewer in {visit.viewer for visit in visits}:
-            pages[viewer] = browser.new_context(viewport=viewport).new_page()
-            if viewer:
-                sign_in(pages[viewer], live_server.url, viewer)
-        for visit in visits:
-            page = pages[visit.viewer]
-            page.goto(live_server.url + visit.path)
-            for theme, scheme, options in THEMES:
-                page.emulate_media(color_scheme=scheme)
-                page.evaluate(SET_THEME, theme)
-                name = theme_name(theme, scheme)
-                found += [f"{visit.name} {width}px {name}: {v}" for v in violations(page, options)]
-        for page in pages.values():
-            page.context.close()
+    found = check_visits(browser, live_server.url, visits, sign_in)
     assert not found, f"{len(found)} axe violations:\n" + "\n".join(found)
 
 

@@ -18,8 +18,9 @@ from games.catalog import playable_games
 from games.live import broadcast
 from games.models import Table
 from games.services.tables import table_rematch
+from tests.e2e.axe import Visit, check_visits
 from tests.e2e.pages import sign_in, wait_until
-from tests.e2e.test_axe import SCHEMES, a_table, violations
+from tests.e2e.tables import a_table
 from tests.factories import UserFactory
 from tests.games.rated_games import finished_game, play_to_the_end
 
@@ -119,29 +120,17 @@ def test_no_finished_table_has_an_axe_violation(live_server, browser, monkeypatc
     monkeypatch.setattr(broadcast, "broadcast_table_changed", lambda *args, **kwargs: None)
     me, others = UserFactory(username="axel"), [UserFactory() for _ in range(3)]
     rng = random.Random(31)
-    visits: list[tuple[str, str, str | None]] = []
+    visits: list[Visit] = []
     for rules in playable_games():
         alone = play_to_the_end(a_table(rules.slug, [me, *others]), rng)
         joining = play_to_the_end(a_table(rules.slug, [me, *others]), rng)
         table_rematch(table_id=joining.pk, user=joining.seats.get(position=1).user)
+        alone_url = reverse("table_detail", args=[alone.pk])
+        joining_url = reverse("table_detail", args=[joining.pk])
         visits += [
-            (f"{rules.slug} finished (player)", reverse("table_detail", args=[alone.pk]), "axel"),
-            (f"{rules.slug} rematch (player)", reverse("table_detail", args=[joining.pk]), "axel"),
-            (f"{rules.slug} rematch (visitor)", reverse("table_detail", args=[joining.pk]), None),
+            Visit(f"{rules.slug} finished (player)", alone_url, "axel", ".next-steps"),
+            Visit(f"{rules.slug} rematch (player)", joining_url, "axel", ".next-steps"),
+            Visit(f"{rules.slug} rematch (visitor)", joining_url, None, ".next-steps"),
         ]
-    found: list[str] = []
-    for width, viewport in SIZES.items():
-        pages = {
-            "axel": _signed_in(browser, live_server.url, "axel", viewport),
-            None: browser.new_context(viewport=viewport).new_page(),
-        }
-        for name, path, viewer in visits:
-            page = pages[viewer]
-            page.goto(live_server.url + path)
-            expect(page.locator(".next-steps")).to_be_visible()
-            for scheme, options in SCHEMES.items():
-                page.emulate_media(color_scheme=scheme)
-                found += [f"{name} {width}px {scheme}: {v}" for v in violations(page, options)]
-        for page in pages.values():
-            page.context.close()
+    found = check_visits(browser, live_server.url, visits, sign_in)
     assert not found, f"{len(found)} axe violations:\n" + "\n".join(found)

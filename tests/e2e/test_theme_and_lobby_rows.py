@@ -16,8 +16,8 @@ from accounts.display import COOKIE_NAME
 from games.live import broadcast
 from games.services.moves import move_play
 from games.services.tables import table_create, table_join
+from tests.e2e.axe import COLOUR_RULES, EVERY_RULE, SIZES, violations
 from tests.e2e.pages import sign_in, wait_until
-from tests.e2e.test_axe import COLOUR_RULES, EVERY_RULE, SIZES, violations
 from tests.factories import UserFactory
 from tests.games.test_lobby_rows import DN
 

@@ -1,0 +1,42 @@
+"""Tables for the browser tests, made through the services: one of any game for a few players,
+and a running one played on at random until a given player may act."""
+
+from __future__ import annotations
+
+import random
+
+from accounts.models import User
+from games.models import Table
+from games.rules import get_rules
+from games.services.moves import move_play
+from games.services.tables import table_create, table_join
+
+
+def until_turn_of(table: Table, user: User, rng: random.Random, kind: str | None = None) -> Table:
+    """Random moves until ``user`` may act (with an action of ``kind``, if given): their hand
+    shows as buttons."""
+    rules = get_rules(table.game)
+    for _ in range(200):
+        table.refresh_from_db()
+        state = rules.from_json(table.state)
+        active = rules.active_seats(state)
+        mine = table.seats.get(user=user).position
+        if mine in active and (
+            kind is None or any(a["type"] == kind for a in rules.legal_actions(state, mine))
+        ):
+            return table
+        position = rng.choice(active)
+        seat = table.seats.select_related("user").get(position=position)
+        action = rng.choice(rules.legal_actions(state, position))
+        move_play(table_id=table.pk, user=seat.user, action=action, version=table.version)
+    raise AssertionError(f"never {user}'s turn at {table}")
+
+
+def a_table(game: str, players: list[User]) -> Table:
+    rules = get_rules(game)
+    seated = players[: max(2, rules.min_players, 4 if game == "gnav" else 0)]
+    table = table_create(user=seated[0], game=game, num_seats=len(seated), seconds_per_move=86400)
+    for player in seated[1:]:
+        table_join(table_id=table.pk, user=player)
+    table.refresh_from_db()
+    return table
