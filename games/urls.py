@@ -17,6 +17,7 @@ urlpatterns = [
     path("t/<int:table_id>/abort/", tables.table_abort, name="table_abort"),
     path("invite/<str:code>/", tables.table_invite, name="table_invite"),
     path("settings/play/", settings.play_settings, name="play_settings"),
+    path("settings/confirm/", settings.confirm_moves_set, name="confirm_moves_set"),
     path("settings/vacation/start/", settings.vacation_start, name="vacation_start"),
     path("settings/vacation/end/", settings.vacation_end, name="vacation_end"),
     path("unsubscribe/<str:token>/", settings.unsubscribe, name="unsubscribe"),

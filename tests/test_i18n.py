@@ -90,6 +90,7 @@ NOT_PAGES = {
     "play_against_bots": "POST only",
     "table_abort": "POST only",
     "table_invite": "joins the table and redirects to it",
+    "confirm_moves_set": "POST only (the play settings page's form)",
     "vacation_start": "POST only",
     "vacation_end": "POST only",
     "language_set": "POST only (the header's selector)",

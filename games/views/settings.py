@@ -7,13 +7,14 @@ from django.contrib.auth.decorators import login_required
 from django.db import transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods, require_POST
 
 from games.errors import GameError
-from games.forms.settings import ReminderSettingsForm, VacationForm
+from games.forms.settings import ConfirmMovesForm, ReminderSettingsForm, VacationForm
 from games.models import Seat
 from games.services import clocks, vacations
 from games.services.reminders import reminders_off, user_from_unsubscribe_token
@@ -25,6 +26,7 @@ def _page(
     reminder_form: ReminderSettingsForm | None = None,
     vacation_form: VacationForm | None = None,
     status: int = 200,
+    confirm_form: ConfirmMovesForm | None = None,
 ) -> HttpResponse:
     return render(
         request,
@@ -32,6 +34,7 @@ def _page(
         {
             "reminder_form": reminder_form or ReminderSettingsForm(instance=request.user),
             "vacation_form": vacation_form or VacationForm(),
+            "confirm_form": confirm_form or ConfirmMovesForm(instance=request.user),
             **vacations.vacation_context(request.user),
         },
         status=status,
@@ -54,6 +57,18 @@ def play_settings(request: SignedInRequest) -> HttpResponse:
             seat.save(update_fields=["reminder_due_at", "warn_at"])
     messages.success(request, _("Your reminder settings are saved."))
     return redirect("play_settings")
+
+
+@login_required
+@require_POST
+def confirm_moves_set(request: SignedInRequest) -> HttpResponse:
+    """The "Confirm my moves" choice; the table page reads it from the user."""
+    form = ConfirmMovesForm(request.POST, instance=request.user)
+    if not form.is_valid():
+        return _page(request, confirm_form=form, status=400)
+    form.save()
+    messages.success(request, _("Your choice for confirming moves is saved."))
+    return redirect(f"{reverse('play_settings')}#confirm-moves")
 
 
 @login_required
