@@ -14,6 +14,7 @@ from playwright.sync_api import Page, expect
 
 from accounts.models import User
 from games.models import Table
+from games.rules import get_rules
 from games.services.tables import table_create, table_join
 from tests.e2e.pages import sign_in
 from tests.e2e.test_axe import EVERY_RULE, violations
@@ -161,3 +162,32 @@ def test_the_choice_is_made_on_the_settings_page(live_server, browser):
     page.locator(MOVE).first.click()
     expect(page.locator(CHOSEN)).to_have_count(1)
     assert played(table) == []
+
+
+def test_point_city_s_payment_is_itself_the_second_step_and_its_draw_asks_for_play(
+    live_server, browser
+):
+    """A take is chosen card by card and played by its payment (data-confirms): no Play after
+    that; a one-click move, the draw, waits for Play in the docked line under the market."""
+    me = UserFactory(username="pia")
+    User.objects.filter(pk=me.pk).update(confirm_moves="on")
+    table = table_create(user=me, game="point-city", num_seats=1, seconds_per_move=86400)
+    table.refresh_from_db()
+    rules = get_rules("point-city")
+    actions = rules.legal_actions(rules.from_json(table.state), 0)
+    take = next(a for a in actions if a["type"] == "take")
+    page = browser.new_context(viewport=PHONE).new_page()
+    sign_in(page, live_server.url, me.username)
+    page.goto(f"{live_server.url}/t/{table.pk}/")
+
+    draw = page.locator(".pc-draw")
+    draw.click()
+    expect(draw).to_have_attribute("aria-pressed", "true")
+    expect(page.locator(".pc-actions .move-confirm")).to_be_visible()
+    page.get_by_role("button", name="Cancel").click()
+
+    for cell in take["cells"]:
+        page.locator(f'.pc-market-pick button.pc-cell[data-cell="{cell[0]}{cell[1]}"]').click()
+    page.locator(".pc-offers li.pc-shown button").first.click()
+    expect(page.locator("#board-public")).to_have_attribute("data-version", str(table.version + 1))
+    assert played(table)[0]["type"] == "take"
