@@ -28,6 +28,14 @@ REMINDER_DELAY_CHOICES = [
     (720, _("after 12 hours")),
 ]
 
+# "Confirm my moves": a click on a move chooses it and a second step (Play) plays it, so that a
+# stray click or tap is not a move. "auto" asks the device: on for a touch screen.
+CONFIRM_MOVES_CHOICES = [
+    ("auto", _("on a touch screen, off with a mouse")),
+    ("on", _("always: choose, then Play")),
+    ("off", _("never: a click plays at once")),
+]
+
 
 class User(AbstractUser):
     display_name = models.CharField(
@@ -75,6 +83,13 @@ class User(AbstractUser):
     )
     display_theme = models.CharField(
         _("theme"), max_length=8, choices=THEME_CHOICES, default=DISPLAY_DEFAULT_THEME
+    )
+    confirm_moves = models.CharField(
+        _("confirm my moves"),
+        max_length=4,
+        choices=CONFIRM_MOVES_CHOICES,
+        default="auto",
+        help_text=_("A first click on a move chooses it; Play plays it."),
     )
 
     @property

@@ -18,6 +18,7 @@ urlpatterns = [
     path("t/<int:table_id>/rematch/", rematches.table_rematch, name="table_rematch"),
     path("invite/<str:code>/", tables.table_invite, name="table_invite"),
     path("settings/play/", settings.play_settings, name="play_settings"),
+    path("settings/confirm/", settings.confirm_moves_set, name="confirm_moves_set"),
     path("settings/vacation/start/", settings.vacation_start, name="vacation_start"),
     path("settings/vacation/end/", settings.vacation_end, name="vacation_end"),
     path("unsubscribe/<str:token>/", settings.unsubscribe, name="unsubscribe"),

@@ -91,6 +91,7 @@ NOT_PAGES = {
     "table_abort": "POST only",
     "table_rematch": "POST only (its refusal is tested in tests/games/test_game_end.py)",
     "table_invite": "joins the table and redirects to it",
+    "confirm_moves_set": "POST only (the play settings page's form)",
     "vacation_start": "POST only",
     "vacation_end": "POST only",
     "language_set": "POST only (the header's selector)",

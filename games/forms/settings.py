@@ -34,3 +34,12 @@ class VacationForm(forms.Form):
         max_value=settings.VACATION_DAYS_PER_YEAR,
         initial=7,
     )
+
+
+class ConfirmMovesForm(forms.ModelForm):
+    """Whether a click on a move plays it, or chooses it for a second step (Play)."""
+
+    class Meta:
+        model = User
+        fields = ["confirm_moves"]
+        widgets = {"confirm_moves": forms.RadioSelect}

@@ -6,14 +6,16 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods, require_POST
 
 from games.errors import GameError
-from games.forms.settings import ReminderSettingsForm, VacationForm
+from games.forms.settings import ConfirmMovesForm, ReminderSettingsForm, VacationForm
 from games.selectors.vacations import vacation_context, vacation_current
 from games.services import vacations
+from games.services.play_settings import confirm_moves_update
 from games.services.reminders import (
     reminder_settings_update,
     reminders_off,
@@ -27,6 +29,7 @@ def _page(
     reminder_form: ReminderSettingsForm | None = None,
     vacation_form: VacationForm | None = None,
     status: int = 200,
+    confirm_form: ConfirmMovesForm | None = None,
 ) -> HttpResponse:
     return render(
         request,
@@ -34,6 +37,7 @@ def _page(
         {
             "reminder_form": reminder_form or ReminderSettingsForm(instance=request.user),
             "vacation_form": vacation_form or VacationForm(),
+            "confirm_form": confirm_form or ConfirmMovesForm(instance=request.user),
             **vacation_context(request.user),
         },
         status=status,
@@ -50,6 +54,18 @@ def play_settings(request: SignedInRequest) -> HttpResponse:
     reminder_settings_update(user=form.instance)  # is_valid() set the form's fields on it
     messages.success(request, _("Your reminder settings are saved."))
     return redirect("play_settings")
+
+
+@login_required
+@require_POST
+def confirm_moves_set(request: SignedInRequest) -> HttpResponse:
+    """The "Confirm my moves" choice; the table page reads it from the user."""
+    form = ConfirmMovesForm(request.POST, instance=request.user)
+    if not form.is_valid():
+        return _page(request, confirm_form=form, status=400)
+    confirm_moves_update(user=request.user, confirm_moves=form.cleaned_data["confirm_moves"])
+    messages.success(request, _("Your choice for confirming moves is saved."))
+    return redirect(f"{reverse('play_settings')}#confirm-moves")
 
 
 @login_required

@@ -74,6 +74,7 @@
   // take each submit.)
   document.addEventListener("submit", function (event) {
     var form = event.target, button = event.submitter;
+    if (form && form.id === "board-form") clearMessage(); // the next move: the last refusal goes
     if (!form || form.id !== "board-form" || !window.tableLive || !socket) return;
     if (!button || button.name !== "action") return;
     event.preventDefault();
@@ -145,6 +146,162 @@
   document.addEventListener("focusin", function (event) {
     if (event.target.classList && event.target.classList.contains("invite")) event.target.select();
   });
+
+  // A refused move's reason (#board-message, after the board in the page) stays in the
+  // viewport until it is read: just above the docked moves (.board-dock), wherever they are on
+  // the screen, or at its bottom (site.css: bottom: var(--dock-space)). It goes with the next
+  // move, or with its close button. Pushes never replace it; an answer over the socket does.
+  function messageBox() { return document.getElementById("board-message"); }
+  function clearMessage() {
+    var box = messageBox();
+    if (box && box.firstChild) box.innerHTML = "";
+  }
+  function placeMessage() {
+    var table = page(), box = messageBox();
+    if (!table || !box || !box.firstChild) return;
+    var dock = document.querySelector("#board .board-dock"), space = 0;
+    if (dock) {
+      var top = dock.getBoundingClientRect().top;
+      if (top > 0) space = Math.max(0, Math.min(window.innerHeight, window.innerHeight - top));
+    }
+    // The CSSOM, not a style attribute (which the CSP forbids): a custom property only.
+    table.style.setProperty("--dock-space", Math.round(space) + "px");
+  }
+  function showMessage() {
+    var table = page(), box = messageBox();
+    if (!table || !box) return;
+    var message = box.querySelector(".message");
+    if (message && !box.querySelector(".message-close")) {
+      var close = document.createElement("button");
+      close.type = "button";
+      close.className = "message-close";
+      close.setAttribute("aria-label", table.dataset.closeLabel || "×"); // its × is site.css's
+      box.appendChild(close);
+    }
+    placeMessage();
+  }
+  var placing = false;
+  function placeSoon() {
+    if (placing) return;
+    placing = true;
+    requestAnimationFrame(function () { placing = false; placeMessage(); });
+  }
+  window.addEventListener("scroll", placeSoon, { passive: true });
+  window.addEventListener("resize", placeSoon);
+  document.addEventListener("DOMContentLoaded", showMessage);
+  document.addEventListener("htmx:afterSettle", showMessage);
+  document.addEventListener("htmx:oobAfterSwap", showMessage);
+  document.addEventListener("htmx:wsAfterMessage", showMessage);
+  document.addEventListener("click", function (event) {
+    var close = event.target.closest && event.target.closest(".message-close");
+    if (!close || !close.closest("#board-message")) return;
+    clearMessage();
+    var board = document.getElementById("board");
+    if (board) board.focus({ preventScroll: true });
+  });
+
+  // "Confirm my moves" (the player's setting, on .table-page's data-confirm: on, off, or auto,
+  // which is on for a touch screen): a first click (or Enter, or Space) on a move only chooses
+  // it, and Play, or the same move again, plays it. Playing is a click on the chosen move's own
+  // button, so a move leaves by the one path every move takes (the submit above, or htmx's
+  // hx-post). A button with data-confirms is itself the second step of a choice made before
+  // (Point City's payments, after two cards were picked): it plays at once.
+  var coarse = window.matchMedia ? window.matchMedia("(pointer: coarse)") : null;
+  var chosen = null, playing = null;
+  function confirming() {
+    var table = page(), mode = table ? table.dataset.confirm : "off";
+    return mode === "on" || (mode === "auto" && !!coarse && coarse.matches);
+  }
+  function markConfirming() {
+    var table = page();
+    if (table) table.dataset.confirming = confirming() ? "1" : "";
+  }
+  document.addEventListener("DOMContentLoaded", markConfirming);
+  if (coarse && coarse.addEventListener) coarse.addEventListener("change", markConfirming);
+
+  function isMove(button) {
+    return !!button && button.name === "action" && !!button.form && button.form.id === "board-form" &&
+      !button.hasAttribute("data-confirms");
+  }
+  function moveName(button) {
+    var label = button.getAttribute("aria-label");
+    if (label) return label;
+    var copy = button.cloneNode(true);
+    copy.querySelectorAll("[aria-hidden='true']").forEach(function (node) { node.remove(); });
+    return copy.textContent.replace(/\s+/g, " ").trim();
+  }
+  function unchoose() {
+    if (!chosen) return;
+    chosen.removeAttribute("aria-pressed");
+    chosen.classList.remove("move-chosen");
+    document.querySelectorAll(".move-confirm").forEach(function (bar) { bar.remove(); });
+    chosen = null;
+  }
+  function choose(button) {
+    unchoose();
+    var table = page();
+    chosen = button;
+    button.setAttribute("aria-pressed", "true");
+    button.classList.add("move-chosen");
+    var bar = document.createElement("div");
+    bar.className = "move-confirm";
+    var what = document.createElement("span");
+    what.className = "move-chosen-name";
+    what.textContent = (table.dataset.chosenLabel || "") + " " + moveName(button);
+    var play = document.createElement("button");
+    play.type = "button";
+    play.className = "move-play";
+    play.textContent = table.dataset.playLabel || "Play";
+    var cancel = document.createElement("button");
+    cancel.type = "button";
+    cancel.className = "move-cancel secondary";
+    cancel.textContent = table.dataset.cancelLabel || "Cancel";
+    bar.append(what, play, cancel);
+    // In the docked moves when the move is one of them or shares their section, else at the
+    // end of the move's section (where site.css holds the bar in the viewport).
+    var section = button.closest("section");
+    var home = button.closest(".board-dock") || (section && section.querySelector(".board-dock")) ||
+      section || button.form;
+    home.appendChild(bar);
+    placeMessage();
+  }
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest && event.target.closest("button");
+    if (!button) return;
+    if (button.classList.contains("move-play") && chosen) {
+      event.stopPropagation(); // htmx's form would take this button for the one that submits
+      var move = chosen;
+      unchoose();
+      if (document.body.contains(move) && !move.disabled) {
+        playing = move;
+        try { move.click(); } finally { playing = null; }
+      }
+      return;
+    }
+    if (button.classList.contains("move-cancel")) {
+      event.stopPropagation();
+      var was = chosen;
+      unchoose();
+      if (was && document.body.contains(was)) was.focus();
+      return;
+    }
+    if (button === playing || !isMove(button) || !confirming()) return;
+    if (button === chosen) { unchoose(); return; } // chosen already: this click plays it
+    event.preventDefault(); // no submit: only chosen
+    choose(button);
+  }, true);
+  document.addEventListener("keydown", function (event) {
+    if (event.key !== "Escape" || !chosen) return;
+    var was = chosen;
+    unchoose();
+    if (document.body.contains(was)) was.focus();
+  });
+  // A new private part brings new moves: a choice among the old ones is gone with them.
+  function forgetGoneChoice() {
+    if (chosen && !document.body.contains(chosen)) { chosen = null; }
+  }
+  document.addEventListener("htmx:afterSettle", forgetGoneChoice);
+  document.addEventListener("htmx:oobAfterSwap", forgetGoneChoice);
 
   // Keyboard players: a new board replaces the old one and the focus with it; when the
   // focus was on the board, put it back on the new one, so the next Tab reaches its moves.

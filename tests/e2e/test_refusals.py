@@ -13,13 +13,26 @@ from games.models import Table
 from games.rules import get_rules
 from games.services.moves import move_play
 from games.services.tables import table_create, table_join
-from tests.e2e.pages import sign_in
+from tests.e2e.pages import sign_in, wait_until
+from tests.e2e.test_axe import EVERY_RULE, violations
 from tests.factories import UserFactory
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 DN = get_rules("district-noir")
 MOVE = "#board-form button[name=action]"
+PHONE = {"width": 390, "height": 844}
+ILLEGAL = json.dumps({"type": "play", "card": 999})
+MAKE_ILLEGAL = "(button, value) => { button.value = value; }"
+# Where the refusal shows, and where the moves are docked, as the player sees the page.
+PLACES = """() => {
+  const alert = document.querySelector("#board-message [role=alert]");
+  const dock = document.querySelector("#board .board-dock");
+  if (!alert || !dock) return null;
+  const said = alert.getBoundingClientRect(), moves = dock.getBoundingClientRect();
+  return {top: said.top, bottom: said.bottom, movesTop: moves.top, movesBottom: moves.bottom,
+          height: innerHeight, scrolled: scrollY};
+}"""
 # As a socket's push does when the page's private part did not change: the new public part
 # alone, swapped in by id (the move form, in the private part, stays).
 PUSH_PUBLIC_PART = """async url => {
@@ -36,15 +49,16 @@ def debug(request, settings) -> bool:
     return request.param
 
 
-def _table_and_mover(live_server, browser) -> tuple[Table, Page, str]:
+def _table_and_mover(live_server, browser, **context) -> tuple[Table, Page, str]:
+    base = live_server if isinstance(live_server, str) else live_server.url
     alice, bob = UserFactory(username="alice"), UserFactory(username="bob")
     table = table_create(user=alice, game="district-noir", num_seats=2, seconds_per_move=86400)
     table_join(table_id=table.pk, user=bob)
     table.refresh_from_db()
     mover = table.seats.get(is_waiting=True).user.username
-    page = browser.new_context().new_page()
-    sign_in(page, live_server.url, mover)
-    page.goto(f"{live_server.url}/t/{table.pk}/")
+    page = browser.new_context(**context).new_page()
+    sign_in(page, base, mover)
+    page.goto(f"{base}/t/{table.pk}/")
     return table, page, mover
 
 
@@ -153,3 +167,59 @@ def test_a_late_answer_never_puts_an_older_board_over_a_newer_one(live_server, b
     page.evaluate("0")
     expect(page.locator("#board")).not_to_have_class(re.compile(r"htmx-request"))
     expect(page.locator("#board-public")).to_have_attribute("data-version", newer)
+
+
+def _told_beside_the_moves(page: Page) -> None:
+    """The reason is on the screen, right above the docked moves, and the page did not scroll."""
+    places = page.evaluate(PLACES)
+    assert places is not None, "a role=alert message and docked moves"
+    assert places["scrolled"] == 0, places
+    assert places["top"] >= 0 and places["bottom"] <= places["height"], places
+    assert places["movesTop"] - 40 <= places["bottom"] <= places["movesTop"] + 1, places
+    assert places["movesBottom"] <= places["height"] + 1, places
+
+
+def test_a_refusal_is_told_beside_the_moves_until_it_is_read(live_server, browser):
+    """On a phone, where the hand is docked at the bottom of the screen: the reason shows just
+    above it, and a screen reader hears it (role=alert); a new board (a poll, a push) leaves it;
+    it goes when dismissed, or with the next move."""
+    table, page, _mover = _table_and_mover(live_server, browser, viewport=PHONE)
+    page.locator(MOVE).first.evaluate(MAKE_ILLEGAL, ILLEGAL)
+    page.locator(MOVE).first.click()
+    alert = page.locator("#board-message [role=alert]")
+    expect(alert).to_contain_text("not")
+    _told_beside_the_moves(page)
+    assert not list(violations(page, EVERY_RULE)), "the message passes axe-core"
+
+    page.evaluate("document.getElementById('board-form').dataset.old = '1'")
+    page.evaluate(  # a whole new board, as a poll brings it
+        "url => htmx.ajax('GET', url, {target: '#board', swap: 'outerHTML'})", f"/t/{table.pk}/"
+    )
+    expect(page.locator("#board-form[data-old]")).to_have_count(0)
+    expect(alert).to_be_visible()
+    _told_beside_the_moves(page)
+
+    page.get_by_role("button", name="Dismiss this message").click()
+    expect(page.locator("#board-message")).to_be_empty()
+
+    page.locator(MOVE).first.evaluate(MAKE_ILLEGAL, ILLEGAL)
+    page.locator(MOVE).first.click()
+    expect(alert).to_be_visible()
+    page.locator(MOVE).first.click()  # a legal move (the answer brought a fresh board)
+    expect(page.locator("#board-public")).to_have_attribute("data-version", str(table.version + 1))
+    expect(page.locator("#board-message")).to_be_empty()
+    assert table.moves.count() == 1
+
+
+def test_a_refusal_over_the_socket_is_told_beside_the_moves(asgi_server, browser):
+    table, page, _mover = _table_and_mover(asgi_server, browser, viewport=PHONE)
+    wait_until(page, "window.tableLive === true")
+    posted: list[str] = []
+    page.on("request", lambda r: posted.append(r.url) if r.url.endswith("/act/") else None)
+    page.locator(MOVE).first.evaluate(MAKE_ILLEGAL, ILLEGAL)
+    page.locator(MOVE).first.click()
+    expect(page.locator("#board-message [role=alert]")).to_contain_text("not")
+    assert posted == [], "the move went over the socket"
+    _told_beside_the_moves(page)
+    expect(page.get_by_role("button", name="Dismiss this message")).to_be_visible()
+    assert table.moves.count() == 0

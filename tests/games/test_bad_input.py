@@ -437,6 +437,7 @@ ENDPOINTS = [
     Endpoint("table_rematch", table="missing", fields={"next": "/"}),
     Endpoint("table_invite", method="get", path_value=True),
     Endpoint("play_settings", fields={"reminder_delay": "-7", "quiet_hours_start": "22:00"}),
+    Endpoint("confirm_moves_set", fields={"confirm_moves": "sometimes"}),
     Endpoint("vacation_start", fields={"days": "0"}),
     Endpoint("vacation_end", fields={"next": "/"}),
     Endpoint("unsubscribe", method="get", path_value=True),

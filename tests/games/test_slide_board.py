@@ -203,7 +203,7 @@ def test_the_slide_arrows_show_which_cards_move_for_each_entry():
         assert f"sl-arrow sl-k0 sl-edge-{entry['edge']}" in private
     assert "slide it in from the left of row 2: 2 cards move right." in private
     assert "slide it in from the bottom of column 3: 2 cards move up." in private
-    assert "Your turn: take a card from the centre" in private
+    assert "2. Then press an arrow at the edge of your grid." in private
     # The mover's page shows its own centre (the cards to choose) instead of the public one,
     # and its own words instead of the public line on who slides (slide.css, data-seat).
     assert 'class="sl-take"' in private and f'data-turn="{mover}"' in public
