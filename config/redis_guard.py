@@ -37,12 +37,21 @@ from channels_redis.core import RedisChannelLayer
 from django.conf import settings
 from django.core.cache.backends.base import DEFAULT_TIMEOUT as DEFAULT
 from django.core.cache.backends.redis import RedisCache
+from kombu.exceptions import OperationalError
+from redis.exceptions import RedisError
 
 logger = logging.getLogger(__name__)
 
 
 class RedisUnavailable(ConnectionError):
     """Raised instead of asking Redis while its server's breaker is open."""
+
+
+# What a Redis that is down, hangs or refuses says, through redis-py (the cache, the channel
+# layer), the socket itself or kombu (the Celery broker). Anything else raised inside a guard is
+# a fault of the caller (say, async_to_sync called inside an event loop), not of Redis: it goes
+# on up and leaves the server's other clients alone.
+REDIS_FAILURES: tuple[type[BaseException], ...] = (RedisError, OSError, OperationalError)
 
 
 class Breaker:
@@ -66,24 +75,29 @@ class Breaker:
 
     @contextmanager
     def guard(self) -> Iterator[None]:
-        """Raises ``RedisUnavailable`` at once while open; an error in the block opens it (and
-        goes on up)."""
+        """Raises ``RedisUnavailable`` at once while open; a Redis failure in the block opens it
+        (and goes on up), any other error only goes on up."""
         if self.is_open:
             raise RedisUnavailable(f"Redis at {self.server} failed a moment ago")
         try:
             yield
         except RedisUnavailable:
             raise
-        except Exception as exc:
+        except REDIS_FAILURES as exc:
             self.trip(exc)
             raise
 
     def call(self, function: Callable[..., Any], *args: Any, default: Any = None) -> Any:
-        """``function(*args)``, or ``default`` while open or when it fails (which opens it)."""
+        """``function(*args)``, or ``default`` while open or when it fails: a Redis failure opens
+        the breaker, any other error is logged with its traceback (a client that can do without
+        Redis can do without this call too, but the fault is not Redis's)."""
         try:
             with self.guard():
                 return function(*args)
+        except REDIS_FAILURES:
+            return default
         except Exception:
+            logger.exception("a call to Redis at %s failed, not for Redis's sake", self.server)
             return default
 
 

@@ -78,6 +78,39 @@ def test_a_failing_call_gives_its_default_and_opens_the_breaker():
     assert breaker_for(SERVER).is_open
 
 
+def test_an_error_that_is_not_redis_s_leaves_the_breaker_closed():
+    """A caller's own fault (here what async_to_sync raises inside a running event loop, as a
+    broadcast from a browser test's thread did) is not a Redis outage: the cache and the layer
+    of that server go on answering (it opened the breaker, and the next tests' cache.clear
+    raised and their sign-ins met an uncleared rate limit)."""
+
+    def misused() -> None:
+        raise RuntimeError("You cannot use AsyncToSync in the same thread as an async event loop")
+
+    with pytest.raises(RuntimeError), guard(SERVER):
+        misused()
+    assert guarded(SERVER, misused, default="skipped") == "skipped"
+    assert not breaker_for(SERVER).is_open
+
+
+def test_what_redis_and_the_broker_raise_opens_it():
+    from kombu.exceptions import OperationalError
+    from redis.exceptions import ConnectionError as RedisConnectionError
+    from redis.exceptions import TimeoutError as RedisTimeout
+
+    for failure in (RedisTimeout("hung"), RedisConnectionError("refused"), OperationalError()):
+        breaker_for(SERVER).reset()
+        assert guarded(SERVER, _raiser(failure), default="miss") == "miss"
+        assert breaker_for(SERVER).is_open, failure
+
+
+def _raiser(error: Exception):
+    def call() -> None:
+        raise error
+
+    return call
+
+
 def test_resetting_the_registry_closes_every_breaker():
     for url in (SERVER, "redis://10.0.0.2:6379"):
         breaker_for(url).trip(TimeoutError("a hung Redis"))
