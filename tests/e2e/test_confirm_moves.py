@@ -16,8 +16,8 @@ from accounts.models import User
 from games.models import Table
 from games.rules import get_rules
 from games.services.tables import table_create, table_join
+from tests.e2e.axe import EVERY_RULE, violations
 from tests.e2e.pages import sign_in
-from tests.e2e.test_axe import EVERY_RULE, violations
 from tests.factories import UserFactory
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]

@@ -25,8 +25,9 @@ from games.models import Table
 from games.rules import get_rules
 from games.services.tables import table_create, table_join
 from tests.conftest import play_random_moves
+from tests.e2e.axe import COLOUR_RULES, EVERY_RULE, violations
 from tests.e2e.pages import sign_in
-from tests.e2e.test_axe import COLOUR_RULES, EVERY_RULE, until_turn_of, violations
+from tests.e2e.tables import until_turn_of
 from tests.factories import UserFactory
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]

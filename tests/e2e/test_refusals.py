@@ -13,8 +13,8 @@ from games.models import Table
 from games.rules import get_rules
 from games.services.moves import move_play
 from games.services.tables import table_create, table_join
+from tests.e2e.axe import EVERY_RULE, violations
 from tests.e2e.pages import sign_in, wait_until
-from tests.e2e.test_axe import EVERY_RULE, violations
 from tests.factories import UserFactory
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
