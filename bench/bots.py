@@ -6,7 +6,8 @@
 Three parts, per game:
 1. Rules speed: random full games per CPU second (``time.process_time``, so a busy
    machine does not make the rules look slower than they are).
-2. The hard bot at its default budget (``games.bots.base.HARD_BUDGET``): playouts per
+2. The hard bot at its default budget (each game's ``GameBots.playouts``, capped by
+   ``games.bots.base.HARD_BUDGET``'s seconds): playouts per
    CPU second, and the wall-clock time per move that a player waits.
 3. Strength: the win rate of hard against greedy (medium) and of greedy against random
    over ``--games`` games, the measured bot in one seat and the other level in the rest,
@@ -36,8 +37,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench.sections import write_section  # noqa: E402
-from games.bots import get_bot  # noqa: E402
-from games.bots.base import HARD_BUDGET  # noqa: E402
+from games.bots.base import HARD_BUDGET, Bot  # noqa: E402
+from games.catalog import get_bot, get_game  # noqa: E402
 from games.rules import all_rules, get_rules  # noqa: E402
 from games.rules.base import Rules  # noqa: E402
 
@@ -117,18 +118,23 @@ def time_hard_bot(slug: str) -> Timing:
 # -- 3. strength ------------------------------------------------------------------------------
 
 
+def strength_bot(level: str, slug: str) -> Bot:
+    """The bot of ``level``; the hard one at the strength games' budget, with no clock."""
+    bots = get_game(slug).bots
+    if level == "hard" and bots is not None and slug in STRENGTH:
+        return bots.hard(get_rules(slug), STRENGTH[slug], None)
+    return get_bot(level, slug)
+
+
 def play_one(job: tuple[str, str, str, int]) -> float:
     """One game: ``hero`` level in seat ``game % n``, ``other`` level elsewhere.
 
     Returns the hero's share of the win (1, 0, or 1/k for a first place shared by k).
     """
     slug, hero, other, game = job
-    for key in HARD_BUDGET.iterations:
-        HARD_BUDGET.iterations[key] = STRENGTH[key]
-    HARD_BUDGET.seconds = None
     rules, n = get_rules(slug), TABLE[slug]
     seat_of_hero = game % n
-    bots = [get_bot(hero if s == seat_of_hero else other, slug) for s in range(n)]
+    bots = [strength_bot(hero if s == seat_of_hero else other, slug) for s in range(n)]
     rng = random.Random(10_000 + game)
     state = rules.setup(n, 20_000 + game)
     while rules.outcome(state) is None:
@@ -210,7 +216,7 @@ def report(args: argparse.Namespace) -> str:
         t = time_hard_bot(slug)
         lines.append(
             f"| {slug} | {TABLE[slug]} | {t.playouts_per_move:.0f}"
-            f" ({HARD_BUDGET.iterations.get(slug, 'all')}) | {t.playouts_per_cpu_second:,.0f}"
+            f" ({get_game(slug).bots.playouts or 'all'}) | {t.playouts_per_cpu_second:,.0f}"
             f" | {t.mean_seconds:.2f} s | {t.max_seconds:.2f} s |"
         )
         print(lines[-1], flush=True)

@@ -7,6 +7,8 @@ class GamesConfig(AppConfig):
     verbose_name = _("Games")
 
     def ready(self) -> None:
+        # The catalog registers the games (and their rules); the checks name what one lacks.
+        from games import checks  # noqa: F401
         from games.jobs import embedded, tasks
         from games.live import broadcast
         from games.services.events import table_events

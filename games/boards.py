@@ -36,11 +36,11 @@ from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
 from games import board_cache
-from games.catalog import private_template, public_template
+from games.catalog import get_game
 from games.models import Seat, Table
 from games.rules import Rules, get_rules
 from games.selectors.rematches import next_table_for
-from games.selectors.replays import hides_something, reveal_template
+from games.selectors.replays import hides_something
 
 # The board shows the latest log entries only, so that rendering and sending it costs the
 # same at move 10 and move 300; a link opens the whole log (``table_log``).
@@ -145,12 +145,13 @@ def end_context(
     secret any more); no hand where nothing was hidden."""
     views = [rules.view(state, seat) for seat in range(table.num_seats)]
     hidden = [seat for seat, seat_view in enumerate(views) if hides_something(seat_view, view)]
+    game = get_game(table.game)
     return {
         "winners": [str(row["seat"].player_name) for row in rows if row["rank"] == 0],
         "reveal": views if hidden else [],
         "hidden_seats": hidden,
-        "reveal_template": reveal_template(table.game),
-        "private_template": private_template(table.game),
+        "reveal_template": game.reveal_template,
+        "private_template": game.templates.private,
     }
 
 
@@ -185,16 +186,18 @@ def public_part(table: Table, seats: list[Seat] | None = None, *, state: Any = N
         seats = list(table.seats.select_related("user"))
     state = state_of(table, state)
     rules = get_rules(table.game)
+    game = get_game(table.game)
     view = rules.view(state, None) if state is not None else None
     names = seat_names(seats, table.num_seats)
     rows = ranking(table, seats)
     context = {
         "table": table,
+        "game": game,
         "seats": seats,
         "view": view,
         "names": names,
-        "game_template": public_template(table.game),
-        "log_template": f"games/{table.game}/log_entry.html",
+        "game_template": game.templates.public,
+        "log_template": game.templates.log_entry,
         "ranking": rows,
         "poll_ms": settings.TABLE_POLL_MS,
         "polling": table.is_open or table.is_running,
@@ -234,6 +237,7 @@ def private_part(
     own_log = None
     if view is not None and log_digest(view["log"]) != public_log:
         own_log = log_context(view)
+    templates = get_game(table.game).templates
     context = {
         "table": table,
         "audience": audience,
@@ -241,8 +245,8 @@ def private_part(
         "names": names,
         "my_turn": my_turn,
         "csrf_input": mark_safe(CSRF_MARK) if csrf_input else "",
-        "game_template": private_template(table.game),
-        "log_template": f"games/{table.game}/log_entry.html",
+        "game_template": templates.private,
+        "log_template": templates.log_entry,
         "own_log": own_log,
         "invite_url": settings.SITE_URL + reverse("table_invite", args=[table.invite_code])
         if table.is_open
@@ -328,12 +332,14 @@ def changed_since(table_id: int, audience: Audience, sent: SentParts) -> str:
 def replay_context(table: Table, seats: list[Seat], view: dict[str, Any]) -> dict[str, Any]:
     """What a replay's step needs: the spectator's ``view`` of that step, drawn with the game's
     public template (and, for the hands revealed at the end, its private one)."""
+    game = get_game(table.game)
     return {
         "table": table,
+        "game": game,
         "view": view,
         "names": seat_names(seats, table.num_seats),
-        "public_template": public_template(table.game),
-        "private_template": private_template(table.game),
-        "log_template": f"games/{table.game}/log_entry.html",
+        "public_template": game.templates.public,
+        "private_template": game.templates.private,
+        "log_template": game.templates.log_entry,
         "ranking": ranking(table, seats),
     }

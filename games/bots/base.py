@@ -3,8 +3,8 @@
 Levels: "easy" (the game's greedy bot, with the odd random move), "medium" (the greedy
 bot), "hard" (information-set MCTS, see ``games.bots.ismcts``; Gnav's works out its best
 reply over every deal its view allows, ``games.bots.gnav_exact``), and "random" (tests
-and timeouts). A bot is made per game:
-``get_bot(level, slug)``.
+and timeouts). A bot is made per game from the game's ``GameBots`` (games/bots/games.py),
+which its record in the catalog holds: ``games.catalog.get_bot(level, slug)``.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 from games.rules.base import Action, gettext_noop
@@ -55,34 +55,16 @@ EASY_BLUNDER = 0.3
 
 @dataclass
 class HardBudget:
-    """The hard bot's default budget: playouts per move, capped by wall-clock seconds.
+    """What caps every game's hard bot: wall-clock seconds per move and, for tests and
+    benchmarks that shrink them, playouts.
 
-    Measured with ``make bench`` (docs/benchmarks.md) so that a move takes well under a
-    second on a small server; tests shrink it. Gnav's hard bot needs none.
+    Each game's own playouts per move are in its bots' spec (``GameBots.playouts``). Gnav's
+    hard bot needs none.
     """
 
-    iterations: dict[str, int] = field(
-        default_factory=lambda: {
-            "district-noir": 1500,
-            "slide": 600,
-            "point-city": 120,
-        }
-    )
     seconds: float | None = 0.7
+    playouts: int | None = None
+    """At most this many playouts per move, whatever the game's own (None: each game's own)."""
 
 
 HARD_BUDGET = HardBudget()
-
-
-def get_bot(level: str, game: str | None = None) -> Bot:
-    """The bot for ``game`` at ``level``. Unknown names never stall a game: they play at random."""
-    from games.bots import games as per_game
-
-    spec = per_game.SPECS.get(game or "")
-    if level == "random" or spec is None:
-        return RandomBot()
-    if level == "hard":
-        return spec.hard(HARD_BUDGET.iterations.get(spec.slug, 500), HARD_BUDGET.seconds)
-    if level == "easy":
-        return spec.greedy(EASY_BLUNDER)
-    return spec.greedy(0.0)

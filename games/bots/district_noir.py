@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from games.bots.games import GameBots
 from games.rules.base import Action
 
 TAKE_SIZE = 5
@@ -91,3 +92,7 @@ def scores(view: dict[str, Any], legal_actions: list[Action]) -> list[float]:
             value += (1.0 if they_took else LATER) * my_gain
         result.append(value)
     return result
+
+
+BOTS = GameBots(scores, playouts=1500, prior_weight=1.0)
+"""District Noir's bots: this heuristic, and the hard bot leaning towards its favourites."""

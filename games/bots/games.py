@@ -1,7 +1,9 @@
-"""Which heuristic and which search settings each game's bots use.
+"""How a game's bots play it: its heuristic, its search settings and its hard bot's budget.
 
-Adding a game's bots is one ``GameBots`` line here (and its heuristic module); a game
-without one is played by the random bot.
+A game's bots are one ``GameBots`` value, written in the game's own bot module beside its
+heuristic (``games/bots/<game>.py: BOTS``) and named in the game's record in the catalog
+(games/catalog.py); a game without one is played by the random bot. This package never
+looks a game up: whoever holds the record asks it for a bot (``GameBots.at``).
 """
 
 from __future__ import annotations
@@ -9,10 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from games.bots import district_noir, gnav, point_city, slide
-from games.bots.base import Bot
-from games.bots.gnav import GnavBot
-from games.bots.gnav_exact import GnavExactBot
+from games.bots.base import EASY_BLUNDER, HARD_BUDGET, Bot, RandomBot
 from games.bots.greedy import GreedyBot, Scorer
 from games.bots.ismcts import (
     Evaluator,
@@ -22,13 +21,16 @@ from games.bots.ismcts import (
     greedy_policy,
     random_policy,
 )
-from games.rules import get_rules
+from games.rules.base import Rules
 
 
 @dataclass(frozen=True)
 class GameBots:
-    slug: str
     scorer: Scorer
+    playouts: int | None = None
+    """The hard bot's playouts per move, measured with ``make bench`` (docs/benchmarks.md) so
+    that a move takes well under a second on a small server (``HARD_BUDGET`` caps them);
+    needed unless the game has its own hard bot (``strong``)."""
     rollout: Policy | None = None
     """The game's own playout policy, if it has one; else..."""
     greedy_rollouts: bool = False
@@ -50,6 +52,24 @@ class GameBots:
     """The game's own hard bot, if it has one: it weighs every world its view allows, so
     it needs no budget (else ``ISMCTSBot`` with the budget and the settings above)."""
 
+    def __post_init__(self) -> None:
+        if self.strong is None and not self.playouts:
+            raise ValueError("A hard bot that searches needs its playouts per move (make bench).")
+
+    def at(self, level: str, rules: Rules) -> Bot:
+        """The bot of ``level`` for ``rules`` (this spec's game). An unknown level plays as
+        medium: a name stored at a table never stalls its game."""
+        if level == "random":
+            return RandomBot()
+        if level == "hard":
+            playouts = self.playouts or 0  # a game's own hard bot (strong) needs none
+            if HARD_BUDGET.playouts is not None:
+                playouts = min(playouts, HARD_BUDGET.playouts)
+            return self.hard(rules, playouts, HARD_BUDGET.seconds)
+        if level == "easy":
+            return self.greedy(EASY_BLUNDER)
+        return self.greedy(0.0)
+
     def greedy(self, blunder: float) -> Bot:
         if self.medium is not None and not blunder:
             return self.medium()
@@ -60,11 +80,11 @@ class GameBots:
             return greedy_policy(self.scorer, at_random=self.at_random)
         return random_policy
 
-    def hard(self, iterations: int, seconds: float | None) -> Bot:
+    def hard(self, rules: Rules, iterations: int, seconds: float | None) -> Bot:
         if self.strong is not None:
             return self.strong()
         return ISMCTSBot(
-            get_rules(self.slug),
+            rules,
             iterations=iterations,
             seconds=seconds,
             exploration=self.exploration,
@@ -75,27 +95,3 @@ class GameBots:
             evaluate=self.evaluate,
             plausible=self.plausible,
         )
-
-
-SPECS: dict[str, GameBots] = {
-    spec.slug: spec
-    for spec in (
-        GameBots("district-noir", district_noir.scores, prior_weight=1.0),
-        GameBots(
-            "slide",
-            slide.scores,
-            greedy_rollouts=True,
-            at_random=("pick",),  # blind picks: the heuristic has little to say
-            prior_weight=1.0,
-            evaluate=slide.evaluate,
-        ),
-        GameBots("gnav", gnav.scores, medium=GnavBot, strong=GnavExactBot),
-        GameBots(
-            "point-city",
-            point_city.scores,
-            rollout=point_city.rollout,
-            root_width=8,  # takes differ in payments: the heuristic picks the few worth it
-            prior_weight=1.0,
-        ),
-    )
-}

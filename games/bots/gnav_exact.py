@@ -21,7 +21,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from games.bots.gnav import GnavBot, match_value
+from games.bots.games import GameBots
+from games.bots.gnav import GnavBot, match_value, scores
 from games.rules.base import Action
 from games.rules.gnav.state import (
     CAT,
@@ -358,3 +359,8 @@ class GnavExactBot:
         if abs(keep_value - request_value) < 1e-12:
             return GnavBot().choose(view, legal_actions, rng)
         return request if request_value > keep_value else keep
+
+
+BOTS = GameBots(scores, medium=GnavBot, strong=GnavExactBot)
+"""Gnav's bots (here, beside the hard bot, which builds on ``games.bots.gnav``): the sensible
+player at medium, this module's exact reply at hard, which needs no budget."""

@@ -15,6 +15,7 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
+from games.bots.games import GameBots
 from games.rules.base import Action, Rules, State
 
 RESOURCES = ("community", "economy", "energy", "ecology", "industry")
@@ -150,3 +151,13 @@ def rollout(
             options = kinds[kind]
             return options[int(rng.random() * len(options))]
     return legal[int(rng.random() * len(legal))]
+
+
+BOTS = GameBots(
+    scores,
+    playouts=120,
+    rollout=rollout,
+    root_width=8,  # takes differ in payments: the heuristic picks the few worth it
+    prior_weight=1.0,
+)
+"""Point City's bots: its own rollouts, and a hard bot that searches the heuristic's best few."""

@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from games.bots.games import GameBots
 from games.rules.base import Action, Rules, State
 
 SIZE = 4
@@ -122,3 +123,14 @@ def evaluate(
         (sum(1.0 / (1.0 + math.exp((cost - other) / SCALE)) for other in costs) - 0.5) / (n - 1)
         for cost in costs
     ]
+
+
+BOTS = GameBots(
+    scores,
+    playouts=600,
+    greedy_rollouts=True,
+    at_random=("pick",),  # blind picks: the heuristic has little to say
+    prior_weight=1.0,
+    evaluate=evaluate,
+)
+"""Slide's bots: rollouts played with this heuristic, cut short by ``evaluate``."""

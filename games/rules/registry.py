@@ -1,28 +1,30 @@
-"""The registry of games. Adding a game is one line in ``_GAMES``.
+"""The rules of the registered games, by slug: what rules-level code looks a game up in.
 
-``registered`` adds a game for a while and takes it away again: a game that lives outside
-this tree, such as the one the tests build to prove the platform names no game.
+The games are registered by the catalog (games/catalog.py), one line per game with its
+templates and bots, when it is imported: Django imports it at start-up
+(``GamesConfig.ready``); a script without Django imports ``games.catalog`` before it asks.
+This module names no game, so no rules package depends on another through it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
-
 from games.rules.base import Rules
-from games.rules.district_noir.game import DistrictNoir
-from games.rules.gnav.game import Gnav
-from games.rules.point_city.game import PointCity
-from games.rules.slide.game import Slide
 
-_GAMES: list[Rules] = [
-    DistrictNoir(),
-    Slide(),
-    Gnav(),
-    PointCity(),
-]
+_BY_SLUG: dict[str, Rules] = {}
 
-_BY_SLUG: dict[str, Rules] = {rules.slug: rules for rules in _GAMES}
+
+def register(rules: Rules) -> None:
+    """``rules`` is a registered game, listed last. A slug already taken is refused: a game
+    never hides another."""
+    if rules.slug in _BY_SLUG:
+        raise ValueError(f"A game {rules.slug!r} is registered already.")
+    _BY_SLUG[rules.slug] = rules
+
+
+def unregister(rules: Rules) -> None:
+    """The game ``rules`` is registered no more (the catalog's ``registered`` block ends)."""
+    if _BY_SLUG.get(rules.slug) is rules:
+        del _BY_SLUG[rules.slug]
 
 
 def get_rules(slug: str) -> Rules:
@@ -32,21 +34,4 @@ def get_rules(slug: str) -> Rules:
 
 def all_rules() -> list[Rules]:
     """Every registered game, in the order the site lists them."""
-    return list(_GAMES)
-
-
-@contextmanager
-def registered(rules: Rules) -> Iterator[Rules]:
-    """``rules`` is a registered game inside the ``with`` block, listed last, and gone after.
-
-    A slug already taken is refused: a game never hides another.
-    """
-    if rules.slug in _BY_SLUG:
-        raise ValueError(f"A game {rules.slug!r} is registered already.")
-    _GAMES.append(rules)
-    _BY_SLUG[rules.slug] = rules
-    try:
-        yield rules
-    finally:
-        _GAMES.remove(rules)
-        del _BY_SLUG[rules.slug]
+    return list(_BY_SLUG.values())

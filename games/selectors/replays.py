@@ -11,9 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from django.template import TemplateDoesNotExist
-from django.template.loader import get_template
-
+from games.catalog import get_game
 from games.models import Move, RatingChange, Seat, Table
 from games.rules import get_rules
 from games.selectors.fairness import seed_commitment
@@ -34,18 +32,6 @@ def hides_something(seat_view: dict[str, Any], spectator_view: dict[str, Any]) -
         if mine != public and (mine or public):
             return True
     return False
-
-
-def reveal_template(slug: str) -> str | None:
-    """A game's own partial for the revealed hands (``views``: each seat's final view, and
-    ``hidden``: the seats that held anything hidden), if it has one; else each such seat's
-    whole board is shown."""
-    name = f"games/{slug}/reveal.html"
-    try:
-        get_template(name)
-    except TemplateDoesNotExist:
-        return None
-    return name
 
 
 @dataclass(frozen=True)
@@ -100,7 +86,9 @@ class Replay:
 
     @property
     def reveal_template(self) -> str | None:
-        return reveal_template(self.table.game)
+        """The game's own partial for the revealed hands, if it has one; else each seat that
+        held anything hidden is shown its whole board."""
+        return get_game(self.table.game).reveal_template
 
     @property
     def last_move_by(self) -> StrOrPromise:

@@ -14,7 +14,7 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
-from games.bots import get_bot
+from games.catalog import get_bot
 from games.models import Move, Seat, Table
 from games.rules import Action, Rules
 from games.services.moves import move_apply

@@ -7,7 +7,7 @@ from django.shortcuts import render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
-from games.catalog import playable_rules
+from games.catalog import get_game, playable_rules
 from games.selectors.ratings import PROVISIONAL_GAMES, leaderboard_top
 from games.views.lobby import play_forms
 
@@ -21,7 +21,8 @@ def game_page(request: HttpRequest, game: str) -> HttpResponse:
         raise Http404(_("There is no such game."))
     context = {
         "rules": rules,
-        "game": play_forms(rules),
+        "game": get_game(rules.slug),
+        "play": play_forms(rules),
         "leaders": leaderboard_top(rules, limit=LEADERS_SHOWN),
         "provisional_games": PROVISIONAL_GAMES,
     }

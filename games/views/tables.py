@@ -17,7 +17,7 @@ from django_htmx.http import HttpResponseClientRedirect
 
 from accounts.prefs import session_user_id
 from games import boards, submissions
-from games.catalog import game_script
+from games.catalog import get_game
 from games.errors import GameError
 from games.models import Seat, Table
 from games.selectors.tables import table_page_for
@@ -121,12 +121,14 @@ def _table_page(
     """The whole page: its forms carry a CSRF token, so that they work without JavaScript."""
     audience = boards.Audience.of(request.user, seats)
     board = boards.board_for(table, audience, seats, csrf_input=csrf_input(request))
+    game = get_game(table.game)
     context = {
         "table": table,
+        "game": game,
         "board": board,
         "audience": audience,
         "message": boards.message_html(message),
-        "game_script": game_script(table.game),
+        "game_script": game.script,
     }
     return render(request, "tables/table.html", context, status=status)
 
@@ -153,11 +155,13 @@ def table_log(request: HttpRequest, table_id: int) -> HttpResponse:
     """The whole game log as this user may see it: the board shows only the latest entries."""
     table = get_object_or_404(Table, pk=table_id)
     page = table_page_for(table, request.user)
+    game = get_game(table.game)
     context = {
         "table": table,
+        "game": game,
         "names": page.names,
         "view": page.view,
-        "log_template": f"games/{table.game}/log_entry.html",
+        "log_template": game.templates.log_entry,
         "log_entries": page.view["log"] if page.view else [],
     }
     return render(request, "tables/table_log.html", context)

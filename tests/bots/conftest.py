@@ -10,6 +10,5 @@ TINY_PLAYOUTS = 6
 @pytest.fixture(autouse=True)
 def tiny_hard_budget(monkeypatch):
     """The hard bot searches a handful of playouts, with no clock: quick and repeatable."""
-    for slug in HARD_BUDGET.iterations:
-        monkeypatch.setitem(HARD_BUDGET.iterations, slug, TINY_PLAYOUTS)
+    monkeypatch.setattr(HARD_BUDGET, "playouts", TINY_PLAYOUTS)
     monkeypatch.setattr(HARD_BUDGET, "seconds", None)

@@ -13,9 +13,9 @@ import random
 
 import pytest
 
-from games.bots import BOT_LEVELS, get_bot
-from games.bots.games import SPECS
+from games.bots import BOT_LEVELS
 from games.bots.gnav_exact import GnavExactBot
+from games.catalog import get_bot, get_game
 from games.rules import all_rules
 from games.rules.base import Rules, State
 
@@ -69,7 +69,7 @@ def test_the_bot_interface_takes_a_view_and_legal_actions_never_a_state() -> Non
 
 #: Games whose hard bot searches worlds drawn with ``sample_state``. Gnav's reads its view
 #: alone and never touches the rules engine (``test_gnav_exact``).
-SAMPLING = [rules for rules in all_rules() if SPECS[rules.slug].strong is None]
+SAMPLING = [rules for rules in all_rules() if get_game(rules.slug).bots.strong is None]
 
 
 def test_every_hard_bot_but_gnavs_searches_drawn_worlds() -> None:

@@ -6,9 +6,10 @@ import random
 
 import pytest
 
-from games.bots import BOT_LEVELS, get_bot
+from games.bots import BOT_LEVELS
 from games.bots.base import Bot
 from games.bots.ismcts import ISMCTSBot, random_policy
+from games.catalog import get_bot
 from games.rules import all_rules
 from games.rules.base import Rules
 from tests.bots.conftest import TINY_PLAYOUTS

@@ -1,28 +1,29 @@
 """High Card, registered for one test: its rules, templates, stylesheet, catalogue and bots.
 
-Everything the game brings lives in this folder; the platform learns of it only through its
-generic hooks (the registry, the template and static folders, the locale paths, the bots'
-specs), and forgets it again after each test, so every other test sees the four real games.
+Everything the game brings lives in this folder. Its record is one line (``HIGH_CARD``,
+as a real game's is in games/catalog.py); the fixture registers it with one call, and Django
+finds its folders where settings say (``game_folders``: the template and static folders, the
+locale path). Nothing of the platform is patched, and after each test the game is gone, so
+every other test sees the four real games.
 """
 
 from __future__ import annotations
 
-import copy
 import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from games.bots import games as bot_specs
-from games.bots.base import HARD_BUDGET
-from games.bots.games import GameBots
-from games.rules.registry import registered
+from games.catalog import Game, registered
+from games.rules import Rules
 from tests.fifth_game import bots
 from tests.fifth_game.high_card import HighCard
+from tests.games.game_contract import game_folders
 
 HERE = Path(__file__).resolve().parent
-HARD_PLAYOUTS = 40
+
+HIGH_CARD = Game(HighCard(), bots.BOTS)
 
 
 @pytest.fixture(scope="session")
@@ -37,15 +38,10 @@ def high_card_locale(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.fixture
-def high_card(settings, monkeypatch, high_card_locale: Path) -> Iterator[HighCard]:
+def high_card(high_card_locale: Path) -> Iterator[Rules]:
     """High Card is a game of the site for the length of one test."""
-    templates = copy.deepcopy(settings.TEMPLATES)
-    templates[0]["DIRS"] = [*templates[0]["DIRS"], HERE / "templates"]
-    settings.TEMPLATES = templates
-    settings.STATICFILES_DIRS = [*settings.STATICFILES_DIRS, HERE / "static"]
-    settings.LOCALE_PATHS = [*settings.LOCALE_PATHS, high_card_locale]
-    monkeypatch.setitem(bot_specs.SPECS, HighCard.slug, GameBots(HighCard.slug, bots.scores))
-    monkeypatch.setitem(HARD_BUDGET.iterations, HighCard.slug, HARD_PLAYOUTS)
-    monkeypatch.setattr(HARD_BUDGET, "seconds", None)
-    with registered(HighCard()) as rules:
-        yield rules
+    folders = game_folders(
+        templates=HERE / "templates", static=HERE / "static", locale=high_card_locale
+    )
+    with folders, registered(HIGH_CARD) as game:
+        yield game.rules

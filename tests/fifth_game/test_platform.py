@@ -20,22 +20,21 @@ from django.core.management import CommandError, call_command
 from django.urls import reverse
 from django.utils import timezone
 
-from games.bots.base import BOT_LEVELS, get_bot
+from games.bots.base import BOT_LEVELS
 from games.bots.greedy import GreedyBot
 from games.bots.ismcts import ISMCTSBot
-from games.catalog import playable_games
+from games.catalog import Game, get_bot, get_game, playable_games, registered
 from games.jobs import sweeps
 from games.live.routing import websocket_urlpatterns
 from games.models import Move, Rating, RatingChange, Table
 from games.rules import get_rules
-from games.rules.registry import registered
 from games.selectors.replays import state_replay
 from games.services.tables import table_create_against_bots
 from games.time_controls import DEFAULT_TIME_PER_MOVE
 from tests.conftest import client_for, user_at
-from tests.fifth_game.conftest import HERE
+from tests.fifth_game.conftest import HERE, HIGH_CARD
 from tests.fifth_game.high_card import KEEP, SWAP, HighCard
-from tests.games.game_contract import missing_parts
+from tests.games.game_contract import check_messages, missing_translations
 from tests.games.rated_games import play_to_the_end, start_game
 
 pytestmark = pytest.mark.django_db
@@ -54,17 +53,22 @@ def board_of(table: Table, user) -> str:
 
 
 def test_it_fulfils_the_platforms_contract(high_card):
-    assert missing_parts(high_card) == []
+    assert get_game(SLUG) is HIGH_CARD
+    assert check_messages(deploy=True) == []
+    assert missing_translations(HIGH_CARD) == []
 
 
 def test_registering_it_lasts_one_block_and_no_slug_is_taken_twice():
     assert SLUG not in [rules.slug for rules in playable_games()]
-    with registered(HighCard()) as rules:
-        assert get_rules(SLUG) is rules
-        with pytest.raises(ValueError, match="registered already"), registered(HighCard()):
+    with registered(Game(HighCard())) as game:
+        assert get_rules(SLUG) is game.rules and get_game(SLUG) is game
+        with pytest.raises(ValueError, match="registered already"), registered(Game(HighCard())):
             pass
+        assert get_game(SLUG) is game, "the refused one hid nothing"
     with pytest.raises(KeyError):
         get_rules(SLUG)
+    with pytest.raises(KeyError):
+        get_game(SLUG)
     assert len(playable_games()) == 4
 
 

@@ -1,104 +1,61 @@
-"""What the platform needs of every registered game, and the names of what a game lacks.
+"""What the tests check of every registered game beyond the product's own system check.
 
-A game is its rules in the registry (games/rules/registry.py) plus what the platform
-includes or links by the game's slug, never by a name written in its code:
-
-- the board's two parts, ``games/<slug>/public.html`` and ``private.html`` (games/catalog.py:
-  without them the game is not listed), its log lines ``log_entry.html`` (boards, the log
-  page, the replay), its ``result.html`` (the table's result and the replay's last step), its
-  ``rules.html`` (the game page and the table's rules panel) and its ``about.html`` (the game
-  page); ``reveal.html`` is optional (the replay shows each hidden seat's board without it);
-- its stylesheet ``static/css/games/<slug>.css``, linked by the table, game, log and replay
-  pages: under the manifest storage of production a missing one is an error at run time;
-- a bot at every level (games/bots/games.py), each choosing a legal move of a new game;
-- every sentence of its templates and every label of its options translated in every
-  language's message catalogue.
+The product names at start-up what a game of its catalog lacks (games/checks.py: templates,
+stylesheet, bots). What stays a test is translation: every sentence of a game's templates and
+every label of its options translated in every language's message catalogue. (At start-up, a
+sentence just written would stop ``runserver``, and the deploy check runs before
+``compilemessages``.)
 
 The game's *name* is not checked in the catalogues: names of games are proper names, shown
 as they are in every language (tests/test_templates_translated.py allows them).
+
+``game_folders`` is where Django finds the files of a game that lives outside the tree (the
+tests' own games): its templates, static files and message catalogues, as settings say.
 """
 
 from __future__ import annotations
 
-import random
+import copy
 import re
 from pathlib import Path
 from typing import Any
 
 from django.conf import settings
-from django.contrib.staticfiles import finders
-from django.template import TemplateDoesNotExist, TemplateSyntaxError, engines
-from django.template.loader import get_template
+from django.core.checks import run_checks
+from django.template import engines
+from django.test import override_settings
 from django.utils.translation import override, trans_real
 from django.utils.translation.template import templatize
 
-from games.bots import games as bot_specs
-from games.bots.base import BOT_LEVELS, get_bot
-from games.catalog import playable_games
-from games.rules import Rules
+from games.catalog import Game
 
-REQUIRED_TEMPLATES = ("public", "private", "log_entry", "result", "rules", "about")
-OPTIONAL_TEMPLATES = ("reveal",)
 TRANSLATED = [code for code, _name in settings.LANGUAGES if code != settings.LANGUAGE_CODE]
 
 
-def stylesheet(slug: str) -> str:
-    """The stylesheet the table page links (templates/tables/table.html)."""
-    return f"css/games/{slug}.css"
+def game_folders(
+    *, templates: Path, static: Path | None = None, locale: Path | None = None
+) -> override_settings:
+    """Django's settings with these folders added to where it finds templates, static files
+    and message catalogues."""
+    engines_settings = copy.deepcopy(settings.TEMPLATES)
+    engines_settings[0]["DIRS"] = [*engines_settings[0]["DIRS"], templates]
+    return override_settings(
+        TEMPLATES=engines_settings,
+        STATICFILES_DIRS=[*settings.STATICFILES_DIRS, *([static] if static else [])],
+        LOCALE_PATHS=[*settings.LOCALE_PATHS, *([locale] if locale else [])],
+    )
 
 
-def missing_parts(rules: Rules) -> list[str]:
-    """Everything the platform needs of ``rules`` that it lacks, each named; empty if none."""
-    slug = rules.slug
-    missing = [*_missing_templates(slug)]
-    if not any(game is rules for game in playable_games()):
-        missing.append(f"catalogue entry: {slug} is not listed (games/catalog.py)")
-    if finders.find(stylesheet(slug)) is None:
-        missing.append(f"stylesheet static/{stylesheet(slug)}")
-    missing += _missing_bots(rules)
-    missing += _missing_translations(rules)
-    return missing
+def check_messages(*, deploy: bool = False) -> list[str]:
+    """What Django's system checks of the games say, each as ``slug: (id) message``."""
+    found = run_checks(tags=["games"], include_deployment_checks=deploy)
+    return [f"{message.obj}: ({message.id}) {message.msg}" for message in found]
 
 
-def _missing_templates(slug: str) -> list[str]:
-    missing = []
-    for name in REQUIRED_TEMPLATES:
-        path = f"games/{slug}/{name}.html"
-        try:
-            get_template(path)
-        except TemplateDoesNotExist:
-            missing.append(f"template {path}")
-        except TemplateSyntaxError as exc:
-            missing.append(f"template {path} (it does not compile: {exc})")
-    return missing
-
-
-def _missing_bots(rules: Rules) -> list[str]:
-    if rules.slug not in bot_specs.SPECS:
-        return [
-            f"bot spec for {rules.slug} (games/bots/games.py): every level would play at random"
-        ]
-    state = rules.setup(rules.min_players, seed=1)
-    seat = rules.active_seats(state)[0]
-    view = rules.view(state, seat)
-    missing = []
-    for level in BOT_LEVELS:
-        try:
-            action = get_bot(level, rules.slug).choose(
-                view, list(view["legal_actions"]), random.Random(1)
-            )
-        except Exception as exc:  # the contract names the failure, whatever it is
-            missing.append(f"bot {level} for {rules.slug}: it fails ({exc!r})")
-            continue
-        if action not in view["legal_actions"]:
-            missing.append(f"bot {level} for {rules.slug}: it chose {action!r}, not a legal move")
-    return missing
-
-
-def template_files(slug: str) -> list[Path]:
+def template_files(game: Game) -> list[Path]:
     """Every file of the game's template folder, wherever the template engine finds it."""
     engine = engines["django"].engine
-    folders = [Path(d) / "games" / slug for d in engine.dirs]
+    folders = [Path(d) / game.templates.folder for d in engine.dirs]
     return sorted(path for folder in folders if folder.is_dir() for path in folder.glob("*.html"))
 
 
@@ -125,11 +82,12 @@ def template_messages(source: str) -> set[str | tuple[str, int]]:
     return keys
 
 
-def game_messages(rules: Rules) -> set[str | tuple[str, int]]:
-    """What a player of ``rules`` reads that the game itself says: its templates' sentences
+def game_messages(game: Game) -> set[str | tuple[str, int]]:
+    """What a player of ``game`` reads that the game itself says: its templates' sentences
     and its options' labels."""
+    rules = game.rules
     keys: set[str | tuple[str, int]] = set()
-    for path in template_files(rules.slug):
+    for path in template_files(game):
         keys |= template_messages(path.read_text())
     keys |= set(rules.option_labels.values())
     keys |= {label for choices in rules.option_choices.values() for _value, label in choices}
@@ -141,9 +99,10 @@ def _catalogue(language: str) -> Any:
         return trans_real.translation(language)._catalog
 
 
-def _missing_translations(rules: Rules) -> list[str]:
+def missing_translations(game: Game) -> list[str]:
+    """Each sentence of ``game`` that a language's catalogue lacks, named; empty if none."""
     missing = []
-    keys = sorted(game_messages(rules), key=str)
+    keys = sorted(game_messages(game), key=str)
     for language in TRANSLATED:
         catalogue = _catalogue(language)
         for key in keys:

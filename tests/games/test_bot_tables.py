@@ -24,8 +24,7 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture(autouse=True)
 def tiny_hard_budget(monkeypatch):
-    for slug in HARD_BUDGET.iterations:
-        monkeypatch.setitem(HARD_BUDGET.iterations, slug, 4)
+    monkeypatch.setattr(HARD_BUDGET, "playouts", 4)
     monkeypatch.setattr(HARD_BUDGET, "seconds", None)
 
 

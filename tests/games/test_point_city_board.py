@@ -21,7 +21,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from games import boards
-from games.catalog import game_script
+from games.catalog import get_game
 from games.models import Move, Table
 from games.rules import get_rules
 from games.services.tables import table_create, table_join
@@ -241,7 +241,7 @@ def test_after_the_end_nothing_is_marked_for_a_next_move(make_user, num_players)
 
 
 def test_no_part_has_an_inline_script_or_style_the_picking_script_is_the_games():
-    assert game_script("point-city") == "js/games/point-city.js"
+    assert get_game("point-city").script == "js/games/point-city.js"
     names = ["Ada", "Bo", "Cy", "Di"]
     for num_players, seed in [(1, 1), (2, 2), (3, 3), (4, 4)]:
         rng = random.Random(seed)
