@@ -38,7 +38,7 @@ from django.utils.safestring import SafeString, mark_safe
 from games import board_cache
 from games.catalog import private_template, public_template
 from games.models import Seat, Table
-from games.rules import Rules, get_rules
+from games.rules import AnyRules, View, get_rules
 from games.selectors.rematches import next_table_for
 from games.selectors.replays import hides_something, reveal_template
 
@@ -137,7 +137,7 @@ def ranking(table: Table, seats: list[Seat]) -> list[dict[str, Any]]:
 
 
 def end_context(
-    table: Table, rules: Rules, state: Any, view: dict[str, Any], rows: list[dict[str, Any]]
+    table: Table, rules: AnyRules, state: Any, view: View, rows: list[dict[str, Any]]
 ) -> dict[str, Any]:
     """What the end of a game shows everyone: the winners' names (first place, shared or not,
     from the ``ranking`` ``rows``), and below the final board each hand that a spectator could
@@ -154,7 +154,7 @@ def end_context(
     }
 
 
-def log_context(view: dict[str, Any] | None) -> dict[str, Any]:
+def log_context(view: View | None) -> dict[str, Any]:
     log = view["log"] if view else []
     return {
         "log_entries": log[-LOG_TAIL:],
@@ -325,7 +325,7 @@ def changed_since(table_id: int, audience: Audience, sent: SentParts) -> str:
     return changed_parts(board_for(table, audience), sent)
 
 
-def replay_context(table: Table, seats: list[Seat], view: dict[str, Any]) -> dict[str, Any]:
+def replay_context(table: Table, seats: list[Seat], view: View) -> dict[str, Any]:
     """What a replay's step needs: the spectator's ``view`` of that step, drawn with the game's
     public template (and, for the hands revealed at the end, its private one)."""
     return {

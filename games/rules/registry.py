@@ -9,34 +9,34 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from games.rules.base import Rules
+from games.rules.base import AnyRules
 from games.rules.district_noir.game import DistrictNoir
 from games.rules.gnav.game import Gnav
 from games.rules.point_city.game import PointCity
 from games.rules.slide.game import Slide
 
-_GAMES: list[Rules] = [
+_GAMES: list[AnyRules] = [
     DistrictNoir(),
     Slide(),
     Gnav(),
     PointCity(),
 ]
 
-_BY_SLUG: dict[str, Rules] = {rules.slug: rules for rules in _GAMES}
+_BY_SLUG: dict[str, AnyRules] = {rules.slug: rules for rules in _GAMES}
 
 
-def get_rules(slug: str) -> Rules:
+def get_rules(slug: str) -> AnyRules:
     """The rules of the game ``slug``; ``KeyError`` if there is no such game."""
     return _BY_SLUG[slug]
 
 
-def all_rules() -> list[Rules]:
+def all_rules() -> list[AnyRules]:
     """Every registered game, in the order the site lists them."""
     return list(_GAMES)
 
 
 @contextmanager
-def registered(rules: Rules) -> Iterator[Rules]:
+def registered(rules: AnyRules) -> Iterator[AnyRules]:
     """``rules`` is a registered game inside the ``with`` block, listed last, and gone after.
 
     A slug already taken is refused: a game never hides another.

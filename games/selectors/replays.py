@@ -15,7 +15,7 @@ from django.template import TemplateDoesNotExist
 from django.template.loader import get_template
 
 from games.models import Move, RatingChange, Seat, Table
-from games.rules import get_rules
+from games.rules import View, get_rules
 from games.selectors.fairness import seed_commitment
 from games.selectors.solo import SoloResult, solo_result
 
@@ -27,7 +27,7 @@ if TYPE_CHECKING:
 NOT_HIDDEN_CARDS = frozenset({"seat", "legal_actions", "log"})
 
 
-def hides_something(seat_view: dict[str, Any], spectator_view: dict[str, Any]) -> bool:
+def hides_something(seat_view: View, spectator_view: View) -> bool:
     """Whether a seat's view shows anything a spectator's does not (an empty hand is nothing)."""
     for key in (seat_view.keys() | spectator_view.keys()) - NOT_HIDDEN_CARDS:
         mine, public = seat_view.get(key), spectator_view.get(key)
@@ -64,11 +64,11 @@ class Replay:
     seats: list[Seat]
     step: int
     total: int
-    view: dict[str, Any]
+    view: View
     # Who made the move that led to this step: (position, by), None at the start.
     last_move: tuple[int, str] | None
     # Each seat's view of the final state, on the last step only.
-    reveal: list[dict[str, Any]] = field(default_factory=list)
+    reveal: list[View] = field(default_factory=list)
     # The seats whose final view shows anything the spectator's does not, on the last step.
     hidden_seats: list[int] = field(default_factory=list)
 

@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from django.contrib.auth.models import AnonymousUser
 from django.db.models import Prefetch, QuerySet
 
 from accounts.models import User
 from games.models import Seat, Table
-from games.rules import get_rules
+from games.rules import View, get_rules
 
 LOBBY_OPEN_LIMIT = 50
 LOBBY_FINISHED_LIMIT = 10
@@ -66,7 +65,7 @@ class TablePage:
     table: Table
     seats: list[Seat]
     position: int | None
-    view: dict[str, Any] | None
+    view: View | None
 
     @property
     def names(self) -> list[str]:
