@@ -13,7 +13,7 @@ import random
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Protocol
 
 from games.rules.base import Action, View, gettext_noop
 

@@ -19,7 +19,7 @@ import functools
 import random
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any, cast
+from typing import cast
 
 from games.bots.base import seat_of
 from games.bots.gnav import GnavBot, match_value

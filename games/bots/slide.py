@@ -112,9 +112,7 @@ SCALE = 6.0
 """Points of expected score that make one grid clearly better than another."""
 
 
-def evaluate(
-    rules: AnyRules, world: State, root_view: SlideView, plies: int
-) -> list[float] | None:
+def evaluate(rules: AnyRules, world: State, root_view: SlideView, plies: int) -> list[float] | None:
     """Judges a search's world after ``HORIZON`` rounds: how each grid compares to the others."""
     n = root_view["num_players"]
     if plies < 2 * n * HORIZON:

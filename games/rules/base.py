@@ -168,9 +168,7 @@ class Rules(ABC, Generic[StateT, ViewT_co]):
     solo_level_option: str = ""
 
     @abstractmethod
-    def setup(
-        self, num_players: int, seed: int, options: dict[str, Any] | None = None
-    ) -> StateT:
+    def setup(self, num_players: int, seed: int, options: dict[str, Any] | None = None) -> StateT:
         """A new game. All randomness comes from ``seed``, so seed + actions replay it."""
 
     @abstractmethod

@@ -411,7 +411,5 @@ class PointCity(Rules[PointCityState, PointCityView]):
     def from_json(self, data: dict[str, Any]) -> PointCityState:
         return state_from_json(data, lambda city: permanent(self.catalogue, city))
 
-    def sample_state(
-        self, view: PointCityView, seat: int, rng: random.Random
-    ) -> PointCityState:
+    def sample_state(self, view: PointCityView, seat: int, rng: random.Random) -> PointCityState:
         return sample(self, view, rng)
