@@ -1,7 +1,7 @@
 """Replays of finished games, step by step, as a spectator saw them.
 
 Step ``n`` is the state after the first ``n`` moves of the log, rebuilt from the
-revealed seed (``setup`` then ``apply``). Every step shows only the spectator's
+revealed seed (``games.rules.replay``). Every step shows only the spectator's
 view. The last one shows the board once, then the game's result, then what each seat
 still held hidden from spectators (its own view of the final state), once per seat.
 """
@@ -16,6 +16,7 @@ from django.template.loader import get_template
 
 from games.models import Move, RatingChange, Seat, Table
 from games.rules import View, get_rules
+from games.rules.replay import final, replay
 from games.selectors.fairness import seed_commitment
 from games.selectors.solo import SoloResult, solo_result
 
@@ -122,10 +123,9 @@ def replay_at(table: Table, step: int) -> Replay:
     seats = list(table.seats.select_related("user"))
     moves = list(table.moves.order_by("seq").values_list("position", "action", "by"))
     step = min(max(step, 0), len(moves))
-    state = rules.setup(table.num_seats, table.seed, table.options)
-    for position, action, _by in moves[:step]:
-        state = rules.apply(state, position, action)
-    replay = Replay(
+    played = [(position, action) for position, action, _by in moves[:step]]
+    state = final(replay(rules, table.num_seats, table.seed, table.options, played))
+    at_step = Replay(
         table=table,
         seats=seats,
         step=step,
@@ -133,25 +133,22 @@ def replay_at(table: Table, step: int) -> Replay:
         view=rules.view(state, None),
         last_move=(moves[step - 1][0], moves[step - 1][2]) if step else None,
     )
-    if replay.at_end:
-        replay.reveal = [rules.view(state, seat) for seat in range(table.num_seats)]
-        replay.hidden_seats = [
+    if at_step.at_end:
+        at_step.reveal = [rules.view(state, seat) for seat in range(table.num_seats)]
+        at_step.hidden_seats = [
             seat
-            for seat, seat_view in enumerate(replay.reveal)
-            if hides_something(seat_view, replay.view)
+            for seat, seat_view in enumerate(at_step.reveal)
+            if hides_something(seat_view, at_step.view)
         ]
-    return replay
+    return at_step
 
 
 def state_replay(table: Table) -> Any:
     """The state rebuilt from the seed and the move log (for checks and replays), a running
     table's too: the whole state, hidden cards included, so it is never shown as it is."""
-    rules = get_rules(table.game)
     assert table.seed is not None  # drawn when the table starts
-    state = rules.setup(table.num_seats, table.seed, table.options)
-    for move in table.moves.order_by("seq"):
-        state = rules.apply(state, move.position, move.action)
-    return state
+    moves = table.moves.order_by("seq").values_list("position", "action")
+    return final(replay(get_rules(table.game), table.num_seats, table.seed, table.options, moves))
 
 
 def table_results(table: Table, seats: list[Seat]) -> list[ResultRow]:
