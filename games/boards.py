@@ -40,7 +40,8 @@ from games.catalog import private_template, public_template
 from games.models import Seat, Table
 from games.rules import AnyRules, View, get_rules
 from games.selectors.rematches import next_table_for
-from games.selectors.replays import hides_something, reveal_template
+from games.selectors.replays import ResultRow, hides_something, reveal_template, table_ranking
+from games.selectors.tables import seat_names
 
 # The board shows the latest log entries only, so that rendering and sending it costs the
 # same at move 10 and move 300; a link opens the whole log (``table_log``).
@@ -115,38 +116,17 @@ def state_of(table: Table, state: Any = None) -> Any:
     return get_rules(table.game).from_json(table.state)
 
 
-def seat_names(seats: list[Seat], num_seats: int) -> list[str]:
-    by_position = {seat.position: str(seat.player_name) for seat in seats}
-    return [by_position.get(p, "") for p in range(num_seats)]
-
-
-def ranking(table: Table, seats: list[Seat]) -> list[dict[str, Any]]:
-    """The seats by final place (forfeits included), for the end of the game."""
-    outcome = table.outcome
-    if not outcome:
-        return []
-    rows = [
-        {
-            "seat": seat,
-            "rank": outcome["ranks"][seat.position],
-            "score": outcome["scores"][seat.position],
-        }
-        for seat in seats
-    ]
-    return sorted(rows, key=lambda row: (row["rank"], row["seat"].position))
-
-
 def end_context(
-    table: Table, rules: AnyRules, state: Any, view: View, rows: list[dict[str, Any]]
+    table: Table, rules: AnyRules, state: Any, view: View, rows: list[ResultRow]
 ) -> dict[str, Any]:
     """What the end of a game shows everyone: the winners' names (first place, shared or not,
-    from the ``ranking`` ``rows``), and below the final board each hand that a spectator could
+    from the ``table_ranking`` ``rows``), and below the final board each hand that a spectator could
     not see, face up, as the replay's last step shows it (the seed is public now: nothing is
     secret any more); no hand where nothing was hidden."""
     views = [rules.view(state, seat) for seat in range(table.num_seats)]
     hidden = [seat for seat, seat_view in enumerate(views) if hides_something(seat_view, view)]
     return {
-        "winners": [str(row["seat"].player_name) for row in rows if row["rank"] == 0],
+        "winners": [row.player_name for row in rows if row.rank == 0],
         "reveal": views if hidden else [],
         "hidden_seats": hidden,
         "reveal_template": reveal_template(table.game),
@@ -187,7 +167,7 @@ def public_part(table: Table, seats: list[Seat] | None = None, *, state: Any = N
     rules = get_rules(table.game)
     view = rules.view(state, None) if state is not None else None
     names = seat_names(seats, table.num_seats)
-    rows = ranking(table, seats)
+    rows = table_ranking(table, seats)
     context = {
         "table": table,
         "seats": seats,
@@ -335,5 +315,5 @@ def replay_context(table: Table, seats: list[Seat], view: View) -> dict[str, Any
         "public_template": public_template(table.game),
         "private_template": private_template(table.game),
         "log_template": f"games/{table.game}/log_entry.html",
-        "ranking": ranking(table, seats),
+        "ranking": table_ranking(table, seats),
     }

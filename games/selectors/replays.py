@@ -8,7 +8,7 @@ still held hidden from spectators (its own view of the final state), once per se
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from django.template import TemplateDoesNotExist
@@ -51,12 +51,24 @@ def reveal_template(slug: str) -> str | None:
 
 @dataclass(frozen=True)
 class ResultRow:
+    """One place at the end of a game: a seat's, or in a solo game the game's own side's."""
+
     # None for the game's own side in a solo game, which has only a ``name``.
     seat: Seat | None
     rank: int
     score: float | None
-    change: RatingChange | None
+    change: RatingChange | None = None  # only in ``table_results``
     name: str = ""
+
+    @property
+    def player_name(self) -> str:
+        """Who took this place: the seat's player, or the game's own side."""
+        return str(self.seat.player_name) if self.seat else self.name
+
+    @property
+    def place(self) -> tuple[int, int]:
+        """Best first, then by position; the game's own side before a seat it tied with."""
+        return (self.rank, self.seat.position if self.seat else -1)
 
 
 @dataclass
@@ -151,26 +163,36 @@ def state_replay(table: Table) -> Any:
     return final(replay(get_rules(table.game), table.num_seats, table.seed, table.options, moves))
 
 
-def table_results(table: Table, seats: list[Seat]) -> list[ResultRow]:
-    """Each player's place, score and rating change, best first: 1 query.
-
-    A solo game lists the game's own side too, with its score: first if the player lost
-    (the player's stored place is then 1), second if the player won.
-    """
-    outcome = table.outcome or {}
+def table_ranking(table: Table, seats: list[Seat]) -> list[ResultRow]:
+    """Each seat's final place and score, best first: the stored outcome's, forfeits included
+    (``services.moves``); none while the game runs. No query: ``seats`` are the table's."""
+    outcome = table.outcome
+    if not outcome:
+        return []
     ranks, scores = outcome.get("ranks", []), outcome.get("scores", [])
-    changes = {c.user_id: c for c in RatingChange.objects.filter(table=table)}
     rows = [
         ResultRow(
             seat=seat,
             rank=ranks[seat.position] if seat.position < len(ranks) else 0,
             score=scores[seat.position] if seat.position < len(scores) else None,
-            change=changes.get(seat.user_id) if seat.user_id else None,
         )
         for seat in seats
     ]
+    return sorted(rows, key=lambda row: row.place)
+
+
+def table_results(table: Table, seats: list[Seat]) -> list[ResultRow]:
+    """The ``table_ranking`` with each player's rating change: 1 query.
+
+    A solo game lists the game's own side too, with its score: first if the player lost
+    (the player's stored place is then 1), second if the player won.
+    """
+    changes = {c.user_id: c for c in RatingChange.objects.filter(table=table)}
+    rows = [
+        replace(row, change=changes.get(row.seat.user_id)) if row.seat and row.seat.user_id else row
+        for row in table_ranking(table, seats)
+    ]
     solo = solo_result(table)
     if solo is not None:
-        opponent = ResultRow(None, 1 if solo.won else 0, solo.opponent_score, None, solo.opponent)
-        rows.append(opponent)
-    return sorted(rows, key=lambda row: (row.rank, row.seat.position if row.seat else -1))
+        rows.append(ResultRow(None, 1 if solo.won else 0, solo.opponent_score, name=solo.opponent))
+    return sorted(rows, key=lambda row: row.place)

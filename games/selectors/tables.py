@@ -69,8 +69,14 @@ class TablePage:
 
     @property
     def names(self) -> list[str]:
-        by_position = {seat.position: seat.player_name for seat in self.seats}
-        return [str(by_position.get(p, "")) for p in range(self.table.num_seats)]
+        return seat_names(self.seats, self.table.num_seats)
+
+
+def seat_names(seats: list[Seat], num_seats: int) -> list[str]:
+    """Each seat's name by position, in the active language ("Ada (bot)", "empty seat"); ""
+    for a position without a seat: what the boards, the log and the replay name seats by."""
+    by_position = {seat.position: str(seat.player_name) for seat in seats}
+    return [by_position.get(position, "") for position in range(num_seats)]
 
 
 def table_page_for(
