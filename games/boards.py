@@ -38,9 +38,10 @@ from django.utils.safestring import SafeString, mark_safe
 from games import board_cache
 from games.catalog import get_game
 from games.models import Seat, Table
-from games.rules import Rules, get_rules
+from games.rules import AnyRules, View, get_rules
 from games.selectors.rematches import next_table_for
-from games.selectors.replays import hides_something
+from games.selectors.replays import ResultRow, hides_something, table_ranking
+from games.selectors.tables import seat_names
 
 # The board shows the latest log entries only, so that rendering and sending it costs the
 # same at move 10 and move 300; a link opens the whole log (``table_log``).
@@ -115,39 +116,18 @@ def state_of(table: Table, state: Any = None) -> Any:
     return get_rules(table.game).from_json(table.state)
 
 
-def seat_names(seats: list[Seat], num_seats: int) -> list[str]:
-    by_position = {seat.position: str(seat.player_name) for seat in seats}
-    return [by_position.get(p, "") for p in range(num_seats)]
-
-
-def ranking(table: Table, seats: list[Seat]) -> list[dict[str, Any]]:
-    """The seats by final place (forfeits included), for the end of the game."""
-    outcome = table.outcome
-    if not outcome:
-        return []
-    rows = [
-        {
-            "seat": seat,
-            "rank": outcome["ranks"][seat.position],
-            "score": outcome["scores"][seat.position],
-        }
-        for seat in seats
-    ]
-    return sorted(rows, key=lambda row: (row["rank"], row["seat"].position))
-
-
 def end_context(
-    table: Table, rules: Rules, state: Any, view: dict[str, Any], rows: list[dict[str, Any]]
+    table: Table, rules: AnyRules, state: Any, view: View, rows: list[ResultRow]
 ) -> dict[str, Any]:
     """What the end of a game shows everyone: the winners' names (first place, shared or not,
-    from the ``ranking`` ``rows``), and below the final board each hand that a spectator could
+    from the ``table_ranking`` ``rows``), and below the final board each hand that a spectator could
     not see, face up, as the replay's last step shows it (the seed is public now: nothing is
     secret any more); no hand where nothing was hidden."""
     views = [rules.view(state, seat) for seat in range(table.num_seats)]
     hidden = [seat for seat, seat_view in enumerate(views) if hides_something(seat_view, view)]
     game = get_game(table.game)
     return {
-        "winners": [str(row["seat"].player_name) for row in rows if row["rank"] == 0],
+        "winners": [row.player_name for row in rows if row.rank == 0],
         "reveal": views if hidden else [],
         "hidden_seats": hidden,
         "reveal_template": game.reveal_template,
@@ -155,7 +135,7 @@ def end_context(
     }
 
 
-def log_context(view: dict[str, Any] | None) -> dict[str, Any]:
+def log_context(view: View | None) -> dict[str, Any]:
     log = view["log"] if view else []
     return {
         "log_entries": log[-LOG_TAIL:],
@@ -189,7 +169,7 @@ def public_part(table: Table, seats: list[Seat] | None = None, *, state: Any = N
     game = get_game(table.game)
     view = rules.view(state, None) if state is not None else None
     names = seat_names(seats, table.num_seats)
-    rows = ranking(table, seats)
+    rows = table_ranking(table, seats)
     context = {
         "table": table,
         "game": game,
@@ -329,7 +309,7 @@ def changed_since(table_id: int, audience: Audience, sent: SentParts) -> str:
     return changed_parts(board_for(table, audience), sent)
 
 
-def replay_context(table: Table, seats: list[Seat], view: dict[str, Any]) -> dict[str, Any]:
+def replay_context(table: Table, seats: list[Seat], view: View) -> dict[str, Any]:
     """What a replay's step needs: the spectator's ``view`` of that step, drawn with the game's
     public template (and, for the hands revealed at the end, its private one)."""
     game = get_game(table.game)
@@ -341,5 +321,5 @@ def replay_context(table: Table, seats: list[Seat], view: dict[str, Any]) -> dic
         "public_template": game.templates.public,
         "private_template": game.templates.private,
         "log_template": game.templates.log_entry,
-        "ranking": ranking(table, seats),
+        "ranking": table_ranking(table, seats),
     }

@@ -13,17 +13,22 @@ import random
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Protocol
 
-from games.rules.base import Action, gettext_noop
+from games.rules.base import Action, View, gettext_noop
 
 
 class Bot(Protocol):
-    def choose(
-        self, view: dict[str, Any], legal_actions: list[Action], rng: random.Random
-    ) -> Action:
+    def choose(self, view: View, legal_actions: list[Action], rng: random.Random) -> Action:
         """One of ``legal_actions``, chosen from what ``view`` shows."""
         ...
+
+
+def seat_of(view: View) -> int:
+    """The seat whose view a bot was given: a bot always plays one, never watches."""
+    seat = view["seat"]
+    assert seat is not None, "a bot is given a seat's view, never a spectator's"
+    return seat
 
 
 def within_budget(iterations: int, seconds: float | None) -> Iterator[int]:
@@ -39,9 +44,7 @@ def within_budget(iterations: int, seconds: float | None) -> Iterator[int]:
 class RandomBot:
     """Plays a uniformly random legal action: for tests, and for a player who ran out of time."""
 
-    def choose(
-        self, view: dict[str, Any], legal_actions: list[Action], rng: random.Random
-    ) -> Action:
+    def choose(self, view: View, legal_actions: list[Action], rng: random.Random) -> Action:
         return rng.choice(legal_actions)
 
 

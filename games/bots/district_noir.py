@@ -13,8 +13,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from games.bots.base import seat_of
 from games.bots.games import GameBots
 from games.rules.base import Action
+from games.rules.district_noir.game import DistrictNoirView
 
 TAKE_SIZE = 5
 SUPPORT = (5, 6, 7, 8)
@@ -68,12 +70,13 @@ def standing(mine: Counts, theirs: Counts) -> float:
     return majorities + _own(mine, theirs) - _own(theirs, mine)
 
 
-def scores(view: dict[str, Any], legal_actions: list[Action]) -> list[float]:
-    me = view["seat"]
+def scores(view: DistrictNoirView, legal_actions: list[Action]) -> list[float]:
+    me = seat_of(view)
     mine = counts_of(view["collections"][me])
     theirs = counts_of(view["collections"][1 - me])
     now = standing(mine, theirs)
     row = view["row"]
+    assert view["hand"] is not None  # a seat's view shows its own hand
     hand = {card["id"]: card for card in view["hand"]}
     i_took, they_took = view["taken"][me], view["taken"][1 - me]
     result = []

@@ -21,7 +21,7 @@ from games.bots.ismcts import (
     greedy_policy,
     random_policy,
 )
-from games.rules.base import Rules
+from games.rules.base import AnyRules
 
 
 @dataclass(frozen=True)
@@ -56,7 +56,7 @@ class GameBots:
         if self.strong is None and not self.playouts:
             raise ValueError("A hard bot that searches needs its playouts per move (make bench).")
 
-    def at(self, level: str, rules: Rules) -> Bot:
+    def at(self, level: str, rules: AnyRules) -> Bot:
         """The bot of ``level`` for ``rules`` (this spec's game). An unknown level plays as
         medium: a name stored at a table never stalls its game."""
         if level == "random":
@@ -80,7 +80,7 @@ class GameBots:
             return greedy_policy(self.scorer, at_random=self.at_random)
         return random_policy
 
-    def hard(self, rules: Rules, iterations: int, seconds: float | None) -> Bot:
+    def hard(self, rules: AnyRules, iterations: int, seconds: float | None) -> Bot:
         if self.strong is not None:
             return self.strong()
         return ISMCTSBot(

@@ -12,9 +12,11 @@ benches' oracle and the tests of the hard bot use it).
 from __future__ import annotations
 
 import random
-from typing import Any
+from collections.abc import Mapping
+from typing import Any, cast
 
-from games.rules.base import Action, Rules, State
+from games.rules.base import Action, AnyRules, State
+from games.rules.gnav.view import GnavView
 
 FOOL, HOUSE, CAT, DRAGOON, CUCKOO = 1, 17, 19, 20, 21
 DANGER = {CAT: 2, DRAGOON: 2}  # copies in the pack
@@ -25,8 +27,11 @@ CAREFUL_ASK_AT_MOST = 6
 
 
 class GnavBot:
+    """Reads a Gnav view's ``seat``, ``order``, ``fools``, ``aside`` and ``card``, each with a
+    default: a sketch of a view will do (``gnav_exact``'s table of its choices)."""
+
     def choose(
-        self, view: dict[str, Any], legal_actions: list[Action], rng: random.Random
+        self, view: Mapping[str, Any], legal_actions: list[Action], rng: random.Random
     ) -> Action:
         kinds = {action["type"]: action for action in legal_actions}
         card = view.get("card") or {}
@@ -44,14 +49,14 @@ class GnavBot:
         limit = CAREFUL_ASK_AT_MOST if self._danger(view, strength) > 0.12 else ASK_AT_MOST
         return ask if strength <= limit else keep
 
-    def _left_is_marked_fool(self, view: dict[str, Any]) -> bool:
+    def _left_is_marked_fool(self, view: Mapping[str, Any]) -> bool:
         order, me = view.get("order") or [], view.get("seat")
         if me not in order:
             return False
         left = order[(order.index(me) + 1) % len(order)]
         return left in (view.get("fools") or [])
 
-    def _danger(self, view: dict[str, Any], strength: int) -> float:
+    def _danger(self, view: Mapping[str, Any], strength: int) -> float:
         """The chance that the card asked for is a Cat or a Dragoon, from what was seen."""
         seen = [card["rank"] for card in view.get("aside") or [] if card]
         if strength in DANGER:
@@ -64,7 +69,7 @@ class GnavBot:
 _GNAV = GnavBot()
 
 
-def scores(view: dict[str, Any], legal_actions: list[Action]) -> list[float]:
+def scores(view: GnavView, legal_actions: list[Action]) -> list[float]:
     """The Gnav bot as a scorer: 1 for the action it plays, 0 for the other."""
     chosen = _GNAV.choose(view, legal_actions, random.Random(0))
     return [1.0 if action == chosen else 0.0 for action in legal_actions]
@@ -109,7 +114,7 @@ def match_value(lives: list[int], seat: int) -> float:
     return survival(list(lives))[seat]  # not a four-seat match: a rougher guess
 
 
-def deal_value(rules: Rules, world: State, seat: int, deal: int, rng: random.Random) -> float:
+def deal_value(rules: AnyRules, world: State, seat: int, deal: int, rng: random.Random) -> float:
     """``seat``'s chance to win the match once deal number ``deal`` of ``world`` is played
     out by ``GnavBot`` players: its match value from the lives left, or its share of the
     win if the match ended."""
@@ -119,7 +124,7 @@ def deal_value(rules: Rules, world: State, seat: int, deal: int, rng: random.Ran
             outcome = rules.outcome(world)
             assert outcome is not None
             return 1.0 / outcome.ranks.count(0) if outcome.ranks[seat] == 0 else 0.0
-        seen = rules.view(world, seats[0])
+        seen = cast(GnavView, rules.view(world, seats[0]))  # a Gnav world: Gnav's rules
         if seen["deal"] != deal:
             return match_value(seen["lives"], seat)
         world = rules.apply(world, seats[0], _GNAV.choose(seen, seen["legal_actions"], rng))

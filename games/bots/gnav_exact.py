@@ -19,11 +19,12 @@ import functools
 import random
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import cast
 
+from games.bots.base import seat_of
 from games.bots.games import GameBots
 from games.bots.gnav import GnavBot, match_value, scores
-from games.rules.base import Action
+from games.rules.base import Action, View
 from games.rules.gnav.state import (
     CAT,
     CUCKOO,
@@ -33,7 +34,7 @@ from games.rules.gnav.state import (
     PACK,
     PASS_ON,
 )
-from games.rules.gnav.view import SHOWN_WHEN_ASKED
+from games.rules.gnav.view import SHOWN_WHEN_ASKED, GnavView
 
 STRENGTHS = range(1, max(PACK) + 1)
 #: How many cards of each strength the pack holds (index: strength).
@@ -92,9 +93,9 @@ class DealSoFar:
     decisions: list[tuple[int, bool, bool, bool]]
 
 
-def read_deal(view: dict[str, Any]) -> DealSoFar:
+def read_deal(view: GnavView) -> DealSoFar:
     """The current deal as ``view`` tells it, replayed from the deal's first event."""
-    log, me = view["log"], view["seat"]
+    log, me = view["log"], seat_of(view)
     start = max(i for i, event in enumerate(log) if event["type"] == "deal")
     symbols = list(log[start]["order"])
     in_deal = list(symbols)
@@ -137,7 +138,7 @@ def read_deal(view: dict[str, Any]) -> DealSoFar:
     )
 
 
-def action_values(view: dict[str, Any]) -> tuple[float, float, int]:
+def action_values(view: GnavView) -> tuple[float, float, int]:
     """The seat's expected match value if it keeps, and if it asks (or draws); and how
     many worlds that weighed."""
     deal = read_deal(view)
@@ -347,17 +348,16 @@ class GnavExactBot:
         self.last_iterations = 0
         """Worlds weighed by the last ``choose`` (for benchmarks)."""
 
-    def choose(
-        self, view: dict[str, Any], legal_actions: list[Action], rng: random.Random
-    ) -> Action:
+    def choose(self, view: View, legal_actions: list[Action], rng: random.Random) -> Action:
         self.last_iterations = 0
         if len(legal_actions) == 1:
             return legal_actions[0]
         keep = next(action for action in legal_actions if action["type"] == "keep")
         request = next(action for action in legal_actions if action["type"] != "keep")
-        keep_value, request_value, self.last_iterations = action_values(view)
+        gnav = cast(GnavView, view)  # a Gnav bot is given Gnav's views
+        keep_value, request_value, self.last_iterations = action_values(gnav)
         if abs(keep_value - request_value) < 1e-12:
-            return GnavBot().choose(view, legal_actions, rng)
+            return GnavBot().choose(gnav, legal_actions, rng)
         return request if request_value > keep_value else keep
 
 

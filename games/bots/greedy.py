@@ -12,9 +12,11 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-from games.rules.base import Action
+from games.rules.base import Action, View
 
-Scorer = Callable[[dict[str, Any], list[Action]], list[float]]
+Scorer = Callable[[Any, list[Action]], list[float]]
+"""``scorer(view, legal_actions)``. A scorer is one game's own and reads that game's view type
+(``DistrictNoirView``, ...): the bots' registry (``games.bots.games``) pairs it with its game."""
 
 
 def best_actions(scores: list[float], legal_actions: list[Action]) -> list[Action]:
@@ -30,9 +32,7 @@ class GreedyBot:
         self.scorer = scorer
         self.blunder = blunder
 
-    def choose(
-        self, view: dict[str, Any], legal_actions: list[Action], rng: random.Random
-    ) -> Action:
+    def choose(self, view: View, legal_actions: list[Action], rng: random.Random) -> Action:
         if len(legal_actions) == 1:
             return legal_actions[0]
         if self.blunder and rng.random() < self.blunder:

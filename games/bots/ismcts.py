@@ -24,16 +24,17 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-from games.bots.base import within_budget
+from games.bots.base import seat_of, within_budget
 from games.bots.greedy import Scorer
-from games.rules.base import Action, Outcome, Rules, State
+from games.rules.base import Action, AnyRules, Outcome, State, View
 
-Policy = Callable[[Rules, State, int, list[Action], random.Random], Action]
+Policy = Callable[[AnyRules, State, int, list[Action], random.Random], Action]
 """Chooses a rollout action: ``policy(rules, world, seat, legal_actions, rng)``."""
-Plausibility = Callable[[Rules, State, dict[str, Any]], float]
+Plausibility = Callable[[AnyRules, State, Any], float]
 """``plausible(rules, world, view)``: how likely the others' past actions are in this world
-(the chance to keep it), from a model of how players play; draws are retried otherwise."""
-Evaluator = Callable[[Rules, State, dict[str, Any], int], "list[float] | None"]
+(the chance to keep it), from a model of how players play; draws are retried otherwise. Like
+a scorer (``games.bots.greedy``), it is one game's own and reads that game's view type."""
+Evaluator = Callable[[AnyRules, State, Any, int], "list[float] | None"]
 """Cuts a rollout short: ``evaluate(rules, world, root_view, plies)`` gives every seat's
 reward in [0, 1] when it judges the world well enough after ``plies`` rollout plies, else
 None to play on. It may look at the world only through the rules (a spectator's view)."""
@@ -43,7 +44,7 @@ RANK_SHARE = 0.2  # how much of a reward is the place, beside winning (several s
 
 
 def random_policy(
-    rules: Rules, world: State, seat: int, legal: list[Action], rng: random.Random
+    rules: AnyRules, world: State, seat: int, legal: list[Action], rng: random.Random
 ) -> Action:
     return legal[int(rng.random() * len(legal))]
 
@@ -57,7 +58,7 @@ def greedy_policy(scorer: Scorer, blunder: float = 0.1, at_random: tuple[str, ..
     """
 
     def policy(
-        rules: Rules, world: State, seat: int, legal: list[Action], rng: random.Random
+        rules: AnyRules, world: State, seat: int, legal: list[Action], rng: random.Random
     ) -> Action:
         if len(legal) == 1:
             return legal[0]
@@ -119,7 +120,7 @@ class ISMCTSBot:
 
     def __init__(
         self,
-        rules: Rules,
+        rules: AnyRules,
         *,
         iterations: int = 1000,
         seconds: float | None = 0.8,
@@ -146,13 +147,11 @@ class ISMCTSBot:
         self.last_iterations = 0
         """Playouts made by the last ``choose`` (for benchmarks)."""
 
-    def choose(
-        self, view: dict[str, Any], legal_actions: list[Action], rng: random.Random
-    ) -> Action:
+    def choose(self, view: View, legal_actions: list[Action], rng: random.Random) -> Action:
         self.last_iterations = 0
         if len(legal_actions) == 1:
             return legal_actions[0]
-        me = view["seat"]
+        me = seat_of(view)
         root = Node(me, None)
         candidates = self._grow_root(root, view, legal_actions)
         worlds: list[State] = []
@@ -164,7 +163,7 @@ class ISMCTSBot:
         best = max(root.children.values(), key=lambda child: (child.visits, child.bias))
         return best.action  # type: ignore[return-value]
 
-    def _grow_root(self, root: Node, view: dict[str, Any], legal: list[Action]) -> list[Action]:
+    def _grow_root(self, root: Node, view: View, legal: list[Action]) -> list[Action]:
         """The root's candidate actions, each a child biased by the prior's liking of it."""
         if self.prior is None:
             return list(legal)
@@ -180,10 +179,10 @@ class ISMCTSBot:
         keep = set(ranked)
         return [action for i, action in enumerate(legal) if i in keep]
 
-    def _draw_world(self, view: dict[str, Any], rng: random.Random) -> State:
+    def _draw_world(self, view: View, rng: random.Random) -> State:
         """A world consistent with the view; with ``plausible``, rejection-sampled by it."""
         for _ in range(MAX_DRAWS):
-            world = self.rules.sample_state(view, view["seat"], rng)
+            world = self.rules.sample_state(view, seat_of(view), rng)
             if self.plausible is None or rng.random() < self.plausible(self.rules, world, view):
                 break
         return world
@@ -196,12 +195,12 @@ class ISMCTSBot:
         self,
         root: Node,
         world: State,
-        view: dict[str, Any],
+        view: View,
         candidates: list[Action],
         rng: random.Random,
     ) -> None:
         rules, node, path = self.rules, root, [root]
-        me = seat = view["seat"]
+        me = seat = seat_of(view)
         legal = candidates
         while True:
             child = self._select(node, seat, legal, rng)
@@ -254,9 +253,9 @@ class ISMCTSBot:
                 best, best_value = child, value
         return best
 
-    def _play_out(self, world: State, view: dict[str, Any], rng: random.Random) -> list[float]:
+    def _play_out(self, world: State, view: View, rng: random.Random) -> list[float]:
         """Every seat's reward: at the end of the game, or where ``evaluate`` judges it."""
-        rules, policy, evaluate, me = self.rules, self.rollout, self.evaluate, view["seat"]
+        rules, policy, evaluate, me = self.rules, self.rollout, self.evaluate, seat_of(view)
         plies = 0
         while (outcome := rules.outcome(world)) is None:
             if evaluate is not None:

@@ -15,8 +15,10 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
+from games.bots.base import seat_of
 from games.bots.games import GameBots
-from games.rules.base import Action, Rules, State
+from games.rules.base import Action, AnyRules, State
+from games.rules.point_city.view import PointCityView
 
 RESOURCES = ("community", "economy", "energy", "ecology", "industry")
 UNIT = 1.2  # points a unit of resource buys while there is time to spend it
@@ -53,8 +55,8 @@ def token_points(token: dict[str, Any], perm: Mapping[str, float], ingenuity_car
 class _Judge:
     """One seat's valuation of cards, buildings and tokens at one moment of the game."""
 
-    def __init__(self, view: dict[str, Any]) -> None:
-        me = view["players"][view["seat"]]
+    def __init__(self, view: PointCityView) -> None:
+        me = view["players"][seat_of(view)]
         self.perm: Perm = dict(me["permanent"])
         self.tokens = me["tokens"]
         self.ingenuity = sum(1 for card in me["stock"] if card["resource"] == "ingenuity")
@@ -104,7 +106,7 @@ class _Judge:
         return value
 
 
-def scores(view: dict[str, Any], legal_actions: list[Action]) -> list[float]:
+def scores(view: PointCityView, legal_actions: list[Action]) -> list[float]:
     judge = _Judge(view)
     market = view["market"]
     result = []
@@ -133,7 +135,7 @@ def scores(view: dict[str, Any], legal_actions: list[Action]) -> list[float]:
 
 
 def rollout(
-    rules: Rules, world: State, seat: int, legal: list[Action], rng: random.Random
+    rules: AnyRules, world: State, seat: int, legal: list[Action], rng: random.Random
 ) -> Action:
     """A cheap playout policy that needs no view: it never flips, and prefers to build.
 

@@ -10,10 +10,12 @@ The pick is blind: the bot prefers a hole with more ways to slide in (more choic
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import Any, cast
 
+from games.bots.base import seat_of
 from games.bots.games import GameBots
-from games.rules.base import Action, Rules, State
+from games.rules.base import Action, AnyRules, State
+from games.rules.slide.state import SlideView
 
 SIZE = 4
 CELLS = SIZE * SIZE
@@ -83,8 +85,8 @@ def grid_cost(grid: list[int]) -> float:
     return cost
 
 
-def scores(view: dict[str, Any], legal_actions: list[Action]) -> list[float]:
-    me = view["seat"]
+def scores(view: SlideView, legal_actions: list[Action]) -> list[float]:
+    me = seat_of(view)
     if view["phase"] == "pick":
         return [_pick_score(action) for action in legal_actions]
     grid = flat_grid(view["grids"][me])
@@ -111,14 +113,13 @@ SCALE = 6.0
 """Points of expected score that make one grid clearly better than another."""
 
 
-def evaluate(
-    rules: Rules, world: State, root_view: dict[str, Any], plies: int
-) -> list[float] | None:
+def evaluate(rules: AnyRules, world: State, root_view: SlideView, plies: int) -> list[float] | None:
     """Judges a search's world after ``HORIZON`` rounds: how each grid compares to the others."""
     n = root_view["num_players"]
     if plies < 2 * n * HORIZON:
         return None
-    costs = [grid_cost(flat_grid(grid)) for grid in rules.view(world, None)["grids"]]
+    seen = cast(SlideView, rules.view(world, None))  # the search's rules are Slide's
+    costs = [grid_cost(flat_grid(grid)) for grid in seen["grids"]]
     return [
         (sum(1.0 / (1.0 + math.exp((cost - other) / SCALE)) for other in costs) - 0.5) / (n - 1)
         for cost in costs

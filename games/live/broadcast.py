@@ -24,8 +24,8 @@ def group_name(table_id: int) -> str:
     return f"table-{table_id}"
 
 
-def changed_message(table_id: int, version: int, origin: str = "") -> dict:
-    message = {"type": CHANGED, "table": table_id, "version": version}
+def changed_message(table_id: int, version: int, origin: str = "") -> dict[str, str | int]:
+    message: dict[str, str | int] = {"type": CHANGED, "table": table_id, "version": version}
     if origin:
         message["origin"] = origin
     return message

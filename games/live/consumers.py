@@ -21,7 +21,8 @@ from __future__ import annotations
 import contextlib
 import json
 import logging
-from typing import Any
+from collections.abc import Awaitable, Callable
+from typing import Any, ParamSpec, TypeVar
 from urllib.parse import parse_qs
 
 from channels.db import database_sync_to_async
@@ -46,8 +47,20 @@ MAX_MESSAGE_CHARS = 4000
 # (RFC 6455's "Try Again Later": htmx's ws extension reconnects after it).
 LIVE_UNAVAILABLE = 1013
 
+P = ParamSpec("P")
+R = TypeVar("R")
 
-class TableConsumer(AsyncWebsocketConsumer):
+
+def on_database(func: Callable[P, R]) -> Callable[P, Awaitable[R]]:
+    """Channels' ``database_sync_to_async`` (a thread, with the old database connections closed
+    around the call), with the types channels does not ship."""
+    wrapped: Callable[P, Awaitable[R]] = database_sync_to_async(func)
+    return wrapped
+
+
+# Channels ships no type information (types-channels is not a dependency): its consumer class
+# is Any to mypy, and subclassing Any is refused by the strict flags (pyproject.toml).
+class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
     async def connect(self) -> None:
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
         query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))
@@ -55,10 +68,11 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.user: User | AnonymousUser = self.scope.get("user") or AnonymousUser()
         self.language = self._language()
         self.sent = boards.SentParts()
-        self.audience = await self._audience()
-        if self.audience is None:
+        audience = await self._audience()
+        if audience is None:
             await self.close()
             return
+        self.audience = audience
         group = broadcast.group_name(self.table_id)
         joined = await self._join(group)
         await self.accept()
@@ -144,11 +158,11 @@ class TableConsumer(AsyncWebsocketConsumer):
         if await self._current_version() != version:
             await self.send_html(await self._changed_parts())
 
-    @database_sync_to_async
+    @on_database
     def _current_version(self) -> int | None:
         return Table.objects.filter(pk=self.table_id).values_list("version", flat=True).first()
 
-    @database_sync_to_async
+    @on_database
     def _audience(self) -> boards.Audience | None:
         """Who this socket's page is for, or None if there is no such table."""
         if not Table.objects.filter(pk=self.table_id).exists():
@@ -163,18 +177,18 @@ class TableConsumer(AsyncWebsocketConsumer):
             )
         return boards.Audience(position=position, user_id=user_id)
 
-    @database_sync_to_async
+    @on_database
     def _touch_presence(self) -> None:
         if self.user.is_authenticated:
             seat_presence_touch(table_id=self.table_id, user_id=self.user.pk)
 
-    @database_sync_to_async
+    @on_database
     def _changed_parts(self) -> str:
         """The parts of the board as it is now that this page does not show yet."""
         with translation.override(self.language):
             return boards.changed_since(self.table_id, self.audience, self.sent)
 
-    @database_sync_to_async
+    @on_database
     def _move(self, message: dict[str, Any]) -> str:
         """Plays a move sent over the socket: the answer for ``#board-message``, and the
         parts of the board that changed for this page."""

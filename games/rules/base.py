@@ -6,6 +6,11 @@ the bots and the tests only ever talk to a game through a ``Rules`` object.
 States are opaque to everybody but their own module. They are never mutated:
 ``apply`` returns a new state. ``to_json``/``from_json`` round-trip exactly and
 are what the database stores.
+
+``Rules`` is generic over the game's state and view: each game names its own state class
+and a ``TypedDict`` for its view, which extends ``View``, the keys every view has and all
+that the platform reads of one. The platform, which handles any game, holds a game as
+``AnyRules`` (``Rules[Any, View]``).
 """
 
 from __future__ import annotations
@@ -13,13 +18,33 @@ from __future__ import annotations
 import random
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Generic, NotRequired, TypeAlias, TypedDict, TypeVar
 
 Action = dict[str, Any]
 """A small JSON-serialisable dict, e.g. ``{"type": "play", "card": 17}``."""
 
 State = Any
-"""A game's full state; its shape belongs to its rules module alone."""
+"""A game's full state as the platform holds it; its shape belongs to its rules module alone."""
+
+
+class View(TypedDict):
+    """What every view holds (docs/rules-conventions.md), and all the platform reads of one;
+    ``tests/rules/test_conformance.py`` checks it for every game."""
+
+    seat: int | None  # whose view it is; None: a spectator's
+    num_players: int
+    active_seats: list[int]  # ``active_seats(state)``
+    legal_actions: list[Action]  # ``legal_actions(state, seat)``; empty for a spectator
+    log: list[dict[str, Any]]  # events, oldest first, each ``{"type": ..., ...}``
+    over: bool  # ``outcome(state) is not None``
+    outcome: NotRequired[dict[str, Any]]  # ``outcome(state).to_json()``, once over only
+
+
+StateT = TypeVar("StateT")
+# Covariant, so that every game is an ``AnyRules``: its view is a ``View`` with more keys.
+ViewT_co = TypeVar("ViewT_co", bound=View, covariant=True)
+# The view ``sample_state`` takes back: one of this game's own (bound through ``self``).
+SampledView = TypeVar("SampledView", bound=View)
 
 
 def gettext_noop(message: str) -> str:
@@ -117,8 +142,9 @@ def ranks_from_scores(keys: list[tuple[Any, ...]]) -> list[int]:
     return [sum(1 for other in keys if other > key) for key in keys]
 
 
-class Rules(ABC):
-    """One game. Subclasses set the identity attributes and implement the methods."""
+class Rules(ABC, Generic[StateT, ViewT_co]):
+    """One game. Subclasses name their state and view types (``Rules[MyState, MyView]``), set
+    the identity attributes and implement the methods."""
 
     slug: str
     name: str
@@ -142,19 +168,19 @@ class Rules(ABC):
     solo_level_option: str = ""
 
     @abstractmethod
-    def setup(self, num_players: int, seed: int, options: dict[str, Any] | None = None) -> State:
+    def setup(self, num_players: int, seed: int, options: dict[str, Any] | None = None) -> StateT:
         """A new game. All randomness comes from ``seed``, so seed + actions replay it."""
 
     @abstractmethod
-    def active_seats(self, state: State) -> list[int]:
+    def active_seats(self, state: StateT) -> list[int]:
         """The seats that may act now (several in a simultaneous phase); empty when over."""
 
     @abstractmethod
-    def legal_actions(self, state: State, seat: int) -> list[Action]:
+    def legal_actions(self, state: StateT, seat: int) -> list[Action]:
         """Every legal action for ``seat`` now, in a stable order; empty if it may not act."""
 
     @abstractmethod
-    def apply(self, state: State, seat: int, action: Action) -> State:
+    def apply(self, state: StateT, seat: int, action: Action) -> StateT:
         """A new state after ``seat`` plays ``action``; never mutates ``state``.
 
         Raises ``IllegalAction`` for anything not legal, malformed input included.
@@ -162,27 +188,30 @@ class Rules(ABC):
         """
 
     @abstractmethod
-    def view(self, state: State, seat: int | None) -> dict[str, Any]:
+    def view(self, state: StateT, seat: int | None) -> ViewT_co:
         """All that ``seat`` may know (``None``: a spectator), JSON-serialisable.
 
-        It carries ``legal_actions`` for that seat and ``log``: the events of the
-        game as that seat may know them. This is the only thing that leaves the server.
+        It holds the keys of ``View``: ``legal_actions`` for that seat, ``log`` (the events of
+        the game as that seat may know them), ``over`` and ``outcome``; then the game's own.
+        This is the only thing that leaves the server.
         """
 
     @abstractmethod
-    def outcome(self, state: State) -> Outcome | None:
+    def outcome(self, state: StateT) -> Outcome | None:
         """None while the game runs."""
 
     @abstractmethod
-    def to_json(self, state: State) -> dict[str, Any]:
+    def to_json(self, state: StateT) -> dict[str, Any]:
         """The state as JSON; ``from_json(to_json(s))`` equals ``s``."""
 
     @abstractmethod
-    def from_json(self, data: dict[str, Any]) -> State:
+    def from_json(self, data: dict[str, Any]) -> StateT:
         """The inverse of ``to_json``."""
 
     @abstractmethod
-    def sample_state(self, view: dict[str, Any], seat: int, rng: random.Random) -> State:
+    def sample_state(
+        self: Rules[StateT, SampledView], view: SampledView, seat: int, rng: random.Random
+    ) -> StateT:
         """A state consistent with ``view`` (what ``seat`` knows); unknowns drawn by ``rng``."""
 
     def solo_level_name(self, level: Any) -> str:
@@ -190,7 +219,7 @@ class Rules(ABC):
         choices = self.option_choices.get(self.solo_level_option, [])
         return next((name for value, name in choices if value == level), "")
 
-    def waiting_seats(self, state: State) -> list[int]:
+    def waiting_seats(self, state: StateT) -> list[int]:
         """The seats the game is waiting for: their clocks run and they get reminders.
 
         Usually ``active_seats``; in a simultaneous phase where a seat may change its
@@ -198,17 +227,21 @@ class Rules(ABC):
         """
         return self.active_seats(state)
 
-    def is_over(self, state: State) -> bool:
+    def is_over(self, state: StateT) -> bool:
         return self.outcome(state) is not None
 
-    def check_turn(self, state: State, seat: int) -> None:
+    def check_turn(self, state: StateT, seat: int) -> None:
         """The first two checks every ``apply`` makes: game over, then not your turn."""
         if self.is_over(state):
             raise IllegalAction(GAME_OVER)
         if seat not in self.active_seats(state):
             raise IllegalAction(NOT_YOUR_TURN)
 
-    def check_offered(self, state: State, seat: int, action: Action) -> None:
+    def check_offered(self, state: StateT, seat: int, action: Action) -> None:
         """Reject anything that is not exactly one of the legal actions."""
         if not isinstance(action, dict) or action not in self.legal_actions(state, seat):
             raise IllegalAction(NOT_ALLOWED)
+
+
+AnyRules: TypeAlias = Rules[Any, View]
+"""Any game, as the platform and the bots hold it: its state opaque, its view a ``View``."""

@@ -8,12 +8,12 @@ This module names no game, so no rules package depends on another through it.
 
 from __future__ import annotations
 
-from games.rules.base import Rules
+from games.rules.base import AnyRules
 
-_BY_SLUG: dict[str, Rules] = {}
+_BY_SLUG: dict[str, AnyRules] = {}
 
 
-def register(rules: Rules) -> None:
+def register(rules: AnyRules) -> None:
     """``rules`` is a registered game, listed last. A slug already taken is refused: a game
     never hides another."""
     if rules.slug in _BY_SLUG:
@@ -21,17 +21,17 @@ def register(rules: Rules) -> None:
     _BY_SLUG[rules.slug] = rules
 
 
-def unregister(rules: Rules) -> None:
+def unregister(rules: AnyRules) -> None:
     """The game ``rules`` is registered no more (the catalog's ``registered`` block ends)."""
     if _BY_SLUG.get(rules.slug) is rules:
         del _BY_SLUG[rules.slug]
 
 
-def get_rules(slug: str) -> Rules:
+def get_rules(slug: str) -> AnyRules:
     """The rules of the game ``slug``; ``KeyError`` if there is no such game."""
     return _BY_SLUG[slug]
 
 
-def all_rules() -> list[Rules]:
+def all_rules() -> list[AnyRules]:
     """Every registered game, in the order the site lists them."""
     return list(_BY_SLUG.values())

@@ -17,6 +17,7 @@ from typing import Any
 
 from games.models import Table
 from games.rules import IllegalAction, get_rules
+from games.rules.replay import final, replay
 
 
 def seed_commitment(seed: int) -> str:
@@ -81,10 +82,9 @@ def game_record(table: Table) -> GameRecord:
 def replays_exactly(record: GameRecord) -> bool:
     """Whether setup(seed) followed by every move gives exactly the recorded final state."""
     rules = get_rules(record.game)
-    state = rules.setup(record.num_seats, record.seed, record.options)
+    moves = ((move["seat"], move["action"]) for move in record.moves)
     try:
-        for move in record.moves:
-            state = rules.apply(state, move["seat"], move["action"])
+        state = final(replay(rules, record.num_seats, record.seed, record.options, moves))
     except IllegalAction:
         return False
     return _as_json(rules.to_json(state)) == _as_json(record.final_state)

@@ -1,19 +1,20 @@
 """Replays of finished games, step by step, as a spectator saw them.
 
 Step ``n`` is the state after the first ``n`` moves of the log, rebuilt from the
-revealed seed (``setup`` then ``apply``). Every step shows only the spectator's
+revealed seed (``games.rules.replay``). Every step shows only the spectator's
 view. The last one shows the board once, then the game's result, then what each seat
 still held hidden from spectators (its own view of the final state), once per seat.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from games.catalog import get_game
 from games.models import Move, RatingChange, Seat, Table
-from games.rules import get_rules
+from games.rules import View, get_rules
+from games.rules.replay import final, replay
 from games.selectors.fairness import seed_commitment
 from games.selectors.solo import SoloResult, solo_result
 
@@ -25,7 +26,7 @@ if TYPE_CHECKING:
 NOT_HIDDEN_CARDS = frozenset({"seat", "legal_actions", "log"})
 
 
-def hides_something(seat_view: dict[str, Any], spectator_view: dict[str, Any]) -> bool:
+def hides_something(seat_view: View, spectator_view: View) -> bool:
     """Whether a seat's view shows anything a spectator's does not (an empty hand is nothing)."""
     for key in (seat_view.keys() | spectator_view.keys()) - NOT_HIDDEN_CARDS:
         mine, public = seat_view.get(key), spectator_view.get(key)
@@ -36,12 +37,24 @@ def hides_something(seat_view: dict[str, Any], spectator_view: dict[str, Any]) -
 
 @dataclass(frozen=True)
 class ResultRow:
+    """One place at the end of a game: a seat's, or in a solo game the game's own side's."""
+
     # None for the game's own side in a solo game, which has only a ``name``.
     seat: Seat | None
     rank: int
     score: float | None
-    change: RatingChange | None
+    change: RatingChange | None = None  # only in ``table_results``
     name: str = ""
+
+    @property
+    def player_name(self) -> str:
+        """Who took this place: the seat's player, or the game's own side."""
+        return str(self.seat.player_name) if self.seat else self.name
+
+    @property
+    def place(self) -> tuple[int, int]:
+        """Best first, then by position; the game's own side before a seat it tied with."""
+        return (self.rank, self.seat.position if self.seat else -1)
 
 
 @dataclass
@@ -50,11 +63,11 @@ class Replay:
     seats: list[Seat]
     step: int
     total: int
-    view: dict[str, Any]
+    view: View
     # Who made the move that led to this step: (position, by), None at the start.
     last_move: tuple[int, str] | None
     # Each seat's view of the final state, on the last step only.
-    reveal: list[dict[str, Any]] = field(default_factory=list)
+    reveal: list[View] = field(default_factory=list)
     # The seats whose final view shows anything the spectator's does not, on the last step.
     hidden_seats: list[int] = field(default_factory=list)
 
@@ -110,10 +123,9 @@ def replay_at(table: Table, step: int) -> Replay:
     seats = list(table.seats.select_related("user"))
     moves = list(table.moves.order_by("seq").values_list("position", "action", "by"))
     step = min(max(step, 0), len(moves))
-    state = rules.setup(table.num_seats, table.seed, table.options)
-    for position, action, _by in moves[:step]:
-        state = rules.apply(state, position, action)
-    replay = Replay(
+    played = [(position, action) for position, action, _by in moves[:step]]
+    state = final(replay(rules, table.num_seats, table.seed, table.options, played))
+    at_step = Replay(
         table=table,
         seats=seats,
         step=step,
@@ -121,47 +133,54 @@ def replay_at(table: Table, step: int) -> Replay:
         view=rules.view(state, None),
         last_move=(moves[step - 1][0], moves[step - 1][2]) if step else None,
     )
-    if replay.at_end:
-        replay.reveal = [rules.view(state, seat) for seat in range(table.num_seats)]
-        replay.hidden_seats = [
+    if at_step.at_end:
+        at_step.reveal = [rules.view(state, seat) for seat in range(table.num_seats)]
+        at_step.hidden_seats = [
             seat
-            for seat, seat_view in enumerate(replay.reveal)
-            if hides_something(seat_view, replay.view)
+            for seat, seat_view in enumerate(at_step.reveal)
+            if hides_something(seat_view, at_step.view)
         ]
-    return replay
+    return at_step
 
 
 def state_replay(table: Table) -> Any:
     """The state rebuilt from the seed and the move log (for checks and replays), a running
     table's too: the whole state, hidden cards included, so it is never shown as it is."""
-    rules = get_rules(table.game)
     assert table.seed is not None  # drawn when the table starts
-    state = rules.setup(table.num_seats, table.seed, table.options)
-    for move in table.moves.order_by("seq"):
-        state = rules.apply(state, move.position, move.action)
-    return state
+    moves = table.moves.order_by("seq").values_list("position", "action")
+    return final(replay(get_rules(table.game), table.num_seats, table.seed, table.options, moves))
 
 
-def table_results(table: Table, seats: list[Seat]) -> list[ResultRow]:
-    """Each player's place, score and rating change, best first: 1 query.
-
-    A solo game lists the game's own side too, with its score: first if the player lost
-    (the player's stored place is then 1), second if the player won.
-    """
-    outcome = table.outcome or {}
+def table_ranking(table: Table, seats: list[Seat]) -> list[ResultRow]:
+    """Each seat's final place and score, best first: the stored outcome's, forfeits included
+    (``services.moves``); none while the game runs. No query: ``seats`` are the table's."""
+    outcome = table.outcome
+    if not outcome:
+        return []
     ranks, scores = outcome.get("ranks", []), outcome.get("scores", [])
-    changes = {c.user_id: c for c in RatingChange.objects.filter(table=table)}
     rows = [
         ResultRow(
             seat=seat,
             rank=ranks[seat.position] if seat.position < len(ranks) else 0,
             score=scores[seat.position] if seat.position < len(scores) else None,
-            change=changes.get(seat.user_id) if seat.user_id else None,
         )
         for seat in seats
     ]
+    return sorted(rows, key=lambda row: row.place)
+
+
+def table_results(table: Table, seats: list[Seat]) -> list[ResultRow]:
+    """The ``table_ranking`` with each player's rating change: 1 query.
+
+    A solo game lists the game's own side too, with its score: first if the player lost
+    (the player's stored place is then 1), second if the player won.
+    """
+    changes = {c.user_id: c for c in RatingChange.objects.filter(table=table)}
+    rows = [
+        replace(row, change=changes.get(row.seat.user_id)) if row.seat and row.seat.user_id else row
+        for row in table_ranking(table, seats)
+    ]
     solo = solo_result(table)
     if solo is not None:
-        opponent = ResultRow(None, 1 if solo.won else 0, solo.opponent_score, None, solo.opponent)
-        rows.append(opponent)
-    return sorted(rows, key=lambda row: (row.rank, row.seat.position if row.seat else -1))
+        rows.append(ResultRow(None, 1 if solo.won else 0, solo.opponent_score, name=solo.opponent))
+    return sorted(rows, key=lambda row: row.place)

@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from django.contrib.auth.models import AnonymousUser
 from django.db.models import Prefetch, QuerySet
 
 from accounts.models import User
 from games.models import Seat, Table
-from games.rules import get_rules
+from games.rules import View, get_rules
 
 LOBBY_OPEN_LIMIT = 50
 LOBBY_FINISHED_LIMIT = 10
@@ -66,12 +65,18 @@ class TablePage:
     table: Table
     seats: list[Seat]
     position: int | None
-    view: dict[str, Any] | None
+    view: View | None
 
     @property
     def names(self) -> list[str]:
-        by_position = {seat.position: seat.player_name for seat in self.seats}
-        return [str(by_position.get(p, "")) for p in range(self.table.num_seats)]
+        return seat_names(self.seats, self.table.num_seats)
+
+
+def seat_names(seats: list[Seat], num_seats: int) -> list[str]:
+    """Each seat's name by position, in the active language ("Ada (bot)", "empty seat"); ""
+    for a position without a seat: what the boards, the log and the replay name seats by."""
+    by_position = {seat.position: str(seat.player_name) for seat in seats}
+    return [by_position.get(position, "") for position in range(num_seats)]
 
 
 def table_page_for(

@@ -16,7 +16,7 @@ from django.utils import timezone
 
 from games.catalog import get_bot
 from games.models import Move, Seat, Table
-from games.rules import Action, Rules
+from games.rules import Action, AnyRules
 from games.services.moves import move_apply
 from games.services.table_rows import table_locked, table_rules, table_seats
 
@@ -25,7 +25,7 @@ logger = logging.getLogger(__name__)
 TIMEOUT_BOT = "random"
 
 
-def choose_for_seat(*, rules: Rules, state: Any, position: int, level: str, seed: str) -> Action:
+def choose_for_seat(*, rules: AnyRules, state: Any, position: int, level: str, seed: str) -> Action:
     view = rules.view(state, position)
     legal: list[Action] = view["legal_actions"]
     rng = random.Random(seed)

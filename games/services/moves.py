@@ -19,7 +19,7 @@ from django.utils.translation import gettext as _
 from accounts.models import User
 from games.errors import Conflict, Forbidden, GameError
 from games.models import Move, Seat, Table
-from games.rules import IllegalAction, Rules
+from games.rules import AnyRules, IllegalAction
 from games.services import clocks, events, ratings
 from games.services.events import Event
 from games.services.table_rows import table_locked, table_rules, table_seats
@@ -28,7 +28,7 @@ from games.services.table_rows import table_locked, table_rules, table_seats
 def state_store(
     *,
     table: Table,
-    rules: Rules,
+    rules: AnyRules,
     state: Any,
     mover: int | None = None,
     seats: list[Seat] | None = None,

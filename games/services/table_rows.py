@@ -14,10 +14,10 @@ from django.utils.translation import gettext as _
 from accounts.models import Vacation
 from games.errors import NotFound
 from games.models import Seat, Table
-from games.rules import Rules, get_rules
+from games.rules import AnyRules, get_rules
 
 
-def table_rules(*, table: Table) -> Rules:
+def table_rules(*, table: Table) -> AnyRules:
     return get_rules(table.game)
 
 

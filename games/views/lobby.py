@@ -18,7 +18,7 @@ from games.forms.tables import (
     TableCreateForm,
     bot_table_seats,
 )
-from games.rules import Rules
+from games.rules import AnyRules
 from games.selectors.tables import lobby_for
 from games.services import tables as table_services
 from games.time_controls import DEFAULT_TIME_PER_MOVE
@@ -29,7 +29,7 @@ def lobby(request: HttpRequest) -> HttpResponse:
     return render(request, "tables/lobby.html", _lobby_context(request))
 
 
-def play_forms(rules: Rules, bound: TableCreateForm | None = None) -> dict[str, Any]:
+def play_forms(rules: AnyRules, bound: TableCreateForm | None = None) -> dict[str, Any]:
     """What "play now" shows for one game: the "open a table" form and the bot table's size."""
     form = bound if bound is not None and bound.rules is rules else TableCreateForm(rules=rules)
     return {"rules": rules, "form": form, "bot_seats": bot_table_seats(rules)}

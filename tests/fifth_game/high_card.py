@@ -20,6 +20,7 @@ from games.rules.base import (
     Action,
     Outcome,
     Rules,
+    View,
     ranks_from_scores,
 )
 
@@ -39,11 +40,19 @@ class HighCardState:
     log: tuple[dict[str, Any], ...]
 
 
+class HighCardView(View):
+    turn: int | None
+    deck_size: int
+    discard: list[dict[str, int]]  # ``{"id", "rank"}``, face up
+    decided: list[int]  # the seats that have decided
+    cards: list[dict[str, int] | None]  # each seat's card, or None where this viewer cannot see it
+
+
 def _card(state: HighCardState, card: int) -> dict[str, int]:
     return {"id": card, "rank": state.faces[card]}
 
 
-class HighCard(Rules):
+class HighCard(Rules[HighCardState, HighCardView]):
     slug = "high-card"
     name = "High Card"
     min_players = NUM_SEATS
@@ -93,11 +102,13 @@ class HighCard(Rules):
             log = (*log, {"type": "showdown", "cards": list(hands)})
         return replace(state, hands=tuple(hands), deck=deck, discard=discard, turn=turn, log=log)
 
-    def view(self, state: HighCardState, seat: int | None) -> dict[str, Any]:
+    def view(self, state: HighCardState, seat: int | None) -> HighCardView:
         outcome = self.outcome(state)
         over = outcome is not None
-        view: dict[str, Any] = {
+        view: HighCardView = {
             "seat": seat,
+            "num_players": NUM_SEATS,
+            "active_seats": self.active_seats(state),
             "turn": state.turn,
             "over": over,
             "legal_actions": [] if seat is None else self.legal_actions(state, seat),
@@ -160,7 +171,7 @@ class HighCard(Rules):
             log=tuple(dict(entry) for entry in data["log"]),
         )
 
-    def sample_state(self, view: dict[str, Any], seat: int, rng: random.Random) -> HighCardState:
+    def sample_state(self, view: HighCardView, seat: int, rng: random.Random) -> HighCardState:
         """The cards ``seat`` has seen keep their faces; every other face is drawn from the
         ranks left. Ids lie where a real deal puts them: a swap draws the deck's top."""
         seen = [card for card in [*view["discard"], *view["cards"]] if card is not None]

@@ -203,6 +203,20 @@ def test_a_player_replaced_by_a_bot_is_ranked_last_and_the_page_says_why(alice, 
     assert "A player who ran out of time too often is ranked last." in _top(html)
 
 
+def test_the_table_and_its_replay_rank_the_players_alike(make_user):
+    """One ranking of a finished table: the places at its top are the replay's final result,
+    a forfeit ranked last in both, a shared place in seat order in both."""
+    table = _finished("slide", make_user, seed=3)
+    _with_outcome(table, ranks=[0, 2, 0], forfeited=[1])
+    names = [str(table.seats.get(position=p).player_name) for p in range(3)]
+    top = _between(_page(table, None), '<ol class="ranking">', "</ol>")
+    at_top = [names[int(seat)] for seat in re.findall(r'data-seat="(\d)"', top)]
+    replay = client_for(None).get(reverse("table_replay", args=[table.pk])).content.decode()
+    result = _between(replay, '<table class="ratings results">', "</table>")
+    in_replay = [_text(cell) for cell in re.findall(r'<td class="name">(.*?)</td>', result)]
+    assert at_top == in_replay == [names[0], names[2], names[1]]
+
+
 @pytest.fixture
 def solo_table(alice) -> Table:
     table = table_create(user=alice, game="point-city", num_seats=1, seconds_per_move=86400)

@@ -21,6 +21,7 @@ from games.rules.base import (
     IllegalAction,
     Outcome,
     Rules,
+    View,
     gettext_noop,
 )
 from games.rules.district_noir.cards import (
@@ -66,6 +67,23 @@ class DistrictNoirState(NamedTuple):
     log: tuple[Event, ...]
 
 
+class DistrictNoirView(View):
+    """A seat's view: cards are ``card_json`` dicts (``{"id", "kind", "value"[, "name"]}``)."""
+
+    hand: list[dict[str, Any]] | None  # the viewer's own; None for a spectator
+    hand_sizes: list[int]
+    row: list[dict[str, Any]]  # left to right; the right end is the newest card
+    collections: list[list[dict[str, Any]]]  # per seat, sorted by face
+    summaries: list[dict[str, Any]]  # per seat, ``summary``
+    majorities: dict[str, int | None]  # per Support value, the seat ahead (None: a tie)
+    deck_size: int
+    round: int
+    rounds: int
+    first_player: int
+    turn: int | None
+    taken: list[bool]
+
+
 def turn_of(state: DistrictNoirState) -> int:
     """The seat to act: turns alternate from the round's first player."""
     done = 2 * HAND_SIZE - len(state.hands[0]) - len(state.hands[1])
@@ -85,7 +103,7 @@ def _with(pair: tuple[Any, Any], seat: int, value: Any) -> tuple[Any, Any]:
     return (value, pair[1]) if seat == 0 else (pair[0], value)
 
 
-class DistrictNoir(Rules):
+class DistrictNoir(Rules[DistrictNoirState, DistrictNoirView]):
     slug = "district-noir"
     name = "District Noir"
     min_players = 2
@@ -221,14 +239,14 @@ class DistrictNoir(Rules):
         details = {"winner": winner, "tiebreak": tiebreak, "breakdown": breakdowns}
         return Outcome(ranks=ranks, scores=scores, reason="score", details=details)
 
-    def view(self, state: DistrictNoirState, seat: int | None) -> dict[str, Any]:
+    def view(self, state: DistrictNoirState, seat: int | None) -> DistrictNoirView:
         if seat is not None and seat not in (0, 1):
             raise ValueError(f"District Noir has no seat {seat!r}.")
         faces = state.faces
         counts = _collection_counts(state)
         over = state.over is not None
         turn = None if over else turn_of(state)
-        view: dict[str, Any] = {
+        view: DistrictNoirView = {
             "seat": seat,
             "num_players": 2,
             "active_seats": [] if turn is None else [turn],
@@ -251,8 +269,9 @@ class DistrictNoir(Rules):
             "taken": list(state.taken),
             "log": [_event_json(event, faces) for event in state.log],
         }
-        if over:
-            view["outcome"] = self.outcome(state).to_json()  # type: ignore[union-attr]
+        outcome = self.outcome(state)
+        if outcome is not None:
+            view["outcome"] = outcome.to_json()
         return view
 
     def to_json(self, state: DistrictNoirState) -> dict[str, Any]:
@@ -288,7 +307,7 @@ class DistrictNoir(Rules):
         )
 
     def sample_state(
-        self, view: dict[str, Any], seat: int, rng: random.Random
+        self, view: DistrictNoirView, seat: int, rng: random.Random
     ) -> DistrictNoirState:
         """Copies what ``seat`` sees; the faces of the cards it cannot see are redrawn.
 
@@ -305,6 +324,7 @@ class DistrictNoir(Rules):
                 remaining.remove(code)
             return tuple(card["id"] for card in cards)
 
+        assert view["hand"] is not None  # a seat's view, which shows its own hand
         hand = known(view["hand"])
         row = known(view["row"])
         collections = (known(view["collections"][0]), known(view["collections"][1]))

@@ -51,13 +51,13 @@ from games.rules.gnav.state import (
     state_to_json,
 )
 from games.rules.gnav.steps import WorkingState
-from games.rules.gnav.view import card_json, render_log, sample_state
+from games.rules.gnav.view import GnavView, card_json, face_json, render_log, sample_state
 
 _PLAYER_CHOICES = ("keep", "ask")
 _DEALER_CHOICES = ("keep", "draw")
 
 
-class Gnav(Rules):
+class Gnav(Rules[GnavState, GnavView]):
     slug = "gnav"
     name = "Gnav"
     min_players = NUM_SEATS
@@ -131,10 +131,10 @@ class Gnav(Rules):
             table.request(seat)
         return table.freeze()
 
-    def view(self, state: GnavState, seat: int | None) -> dict[str, Any]:
+    def view(self, state: GnavState, seat: int | None) -> GnavView:
         faces = state.faces
         outcome = self.outcome(state)
-        view: dict[str, Any] = {
+        view: GnavView = {
             "seat": seat,
             "num_players": NUM_SEATS,
             "active_seats": self.active_seats(state),
@@ -154,7 +154,7 @@ class Gnav(Rules):
             "fools": [s for s in range(NUM_SEATS) if state.fools[s]],
             "trades": [list(pair) for pair in state.trades],
             "stock": len(state.stock),
-            "aside": [card_json(faces, card) for card in state.aside],
+            "aside": [face_json(faces, card) for card in state.aside],
             "discard": len(state.discard),
             "removed": len(state.removed),
         }
@@ -200,7 +200,7 @@ class Gnav(Rules):
     def from_json(self, data: dict[str, Any]) -> GnavState:
         return state_from_json(data)
 
-    def sample_state(self, view: dict[str, Any], seat: int, rng: random.Random) -> GnavState:
+    def sample_state(self, view: GnavView, seat: int, rng: random.Random) -> GnavState:
         return sample_state(view, seat, rng)
 
 

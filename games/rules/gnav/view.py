@@ -13,6 +13,7 @@ import random
 from collections import Counter
 from typing import Any
 
+from games.rules.base import View
 from games.rules.gnav.state import (
     CUCKOO,
     FOOL,
@@ -29,8 +30,38 @@ from games.rules.gnav.state import (
 SHOWN_WHEN_ASKED = ("pass", "cat", "dragoon", "cuckoo")
 
 
-def card_json(faces: tuple[int, ...], card: int | None) -> dict[str, int] | None:
-    return None if card is None else {"id": card, "rank": faces[card]}
+Card = dict[str, int] | None
+"""A card as a view shows it: ``{"id", "rank"}``, or None where the viewer may not see it."""
+
+
+class GnavView(View):
+    """The keys beyond ``View``'s, as games/rules/gnav/game.py's docstring tells them."""
+
+    options: dict[str, bool]
+    lives: list[int]
+    out_order: list[int | None]
+    deal: int
+    button: int
+    dealer: int
+    resting: list[int]
+    order: list[int]
+    turn: int | None
+    card: Card
+    fools: list[int]
+    trades: list[list[int]]
+    stock: int
+    aside: list[dict[str, int]]  # face up
+    discard: int
+    removed: int
+
+
+def face_json(faces: tuple[int, ...], card: int) -> dict[str, int]:
+    """A card face up."""
+    return {"id": card, "rank": faces[card]}
+
+
+def card_json(faces: tuple[int, ...], card: int | None) -> Card:
+    return None if card is None else face_json(faces, card)
 
 
 def render_event(event: Event, viewer: int | None, faces: tuple[int, ...]) -> Event:
@@ -83,7 +114,7 @@ def _known_faces(value: Any, found: dict[int, int]) -> None:
             _known_faces(item, found)
 
 
-def sample_state(view: dict[str, Any], seat: int, rng: random.Random) -> GnavState:
+def sample_state(view: GnavView, seat: int, rng: random.Random) -> GnavState:
     """A state agreeing with ``view``: the viewer's knowledge kept, the rest redrawn.
 
     The current deal is replayed from its log with symbols ("the card dealt to seat x"),

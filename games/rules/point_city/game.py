@@ -28,7 +28,6 @@ from games.rules.base import (
     IllegalAction,
     Outcome,
     Rules,
-    State,
     gettext_noop,
     ranks_from_scores,
     solo_outcome,
@@ -62,7 +61,7 @@ from games.rules.point_city.state import (
     state_to_json,
     tier_of_position,
 )
-from games.rules.point_city.view import face_index, render_view, sample
+from games.rules.point_city.view import PointCityView, face_index, render_view, sample
 
 NOT_ADJACENT = gettext_noop("Take two cards that are side by side in the market.")
 CANNOT_PAY = gettext_noop("You cannot pay for that building with that payment.")
@@ -83,7 +82,7 @@ def _cell(value: Any) -> int | None:
     return row * SIZE + col
 
 
-class PointCity(Rules):
+class PointCity(Rules[PointCityState, PointCityView]):
     slug = "point-city"
     name = "Point City"
     min_players = 1
@@ -114,7 +113,9 @@ class PointCity(Rules):
 
     # -- setup --------------------------------------------------------------------------------
 
-    def setup(self, num_players: int, seed: int, options: dict[str, Any] | None = None) -> State:
+    def setup(
+        self, num_players: int, seed: int, options: dict[str, Any] | None = None
+    ) -> PointCityState:
         if not self.min_players <= num_players <= self.max_players:
             raise ValueError("Point City is for 1 to 4 players.")
         chosen = {**self.default_options, **(options or {})}
@@ -162,10 +163,10 @@ class PointCity(Rules):
 
     # -- queries ------------------------------------------------------------------------------
 
-    def active_seats(self, state: State) -> list[int]:
+    def active_seats(self, state: PointCityState) -> list[int]:
         return [] if state.phase == OVER else [state.current]
 
-    def legal_actions(self, state: State, seat: int) -> list[Action]:
+    def legal_actions(self, state: PointCityState, seat: int) -> list[Action]:
         if state.phase == OVER or seat != state.current:
             return []
         if state.phase == CHOOSE:
@@ -220,7 +221,7 @@ class PointCity(Rules):
 
     # -- apply --------------------------------------------------------------------------------
 
-    def apply(self, state: State, seat: int, action: Action) -> State:
+    def apply(self, state: PointCityState, seat: int, action: Action) -> PointCityState:
         self.check_turn(state, seat)
         if not isinstance(action, dict):
             raise IllegalAction(NOT_ALLOWED)
@@ -380,7 +381,7 @@ class PointCity(Rules):
             return None
         return automa_score(self.catalogue, state.order, state.automa, state.difficulty)
 
-    def outcome(self, state: State) -> Outcome | None:
+    def outcome(self, state: PointCityState) -> Outcome | None:
         if state.phase != OVER:
             return None
         breakdown = self.scores(state)
@@ -401,14 +402,14 @@ class PointCity(Rules):
         ranks = ranks_from_scores([(b["total"], b["resource_cards"]) for b in breakdown])
         return Outcome(ranks=ranks, scores=totals, reason="score", details=details)
 
-    def view(self, state: State, seat: int | None) -> dict[str, Any]:
+    def view(self, state: PointCityState, seat: int | None) -> PointCityView:
         return render_view(self, state, seat)
 
-    def to_json(self, state: State) -> dict[str, Any]:
+    def to_json(self, state: PointCityState) -> dict[str, Any]:
         return state_to_json(state)
 
-    def from_json(self, data: dict[str, Any]) -> State:
+    def from_json(self, data: dict[str, Any]) -> PointCityState:
         return state_from_json(data, lambda city: permanent(self.catalogue, city))
 
-    def sample_state(self, view: dict[str, Any], seat: int, rng: random.Random) -> State:
+    def sample_state(self, view: PointCityView, seat: int, rng: random.Random) -> PointCityState:
         return sample(self, view, rng)

@@ -14,6 +14,7 @@ import random
 from collections import defaultdict
 from typing import TYPE_CHECKING, Any
 
+from games.rules.base import View
 from games.rules.point_city.cards import (
     RESOURCE_NAMES,
     RESOURCES,
@@ -34,6 +35,25 @@ from games.rules.point_city.state import (
 
 if TYPE_CHECKING:
     from games.rules.point_city.game import PointCity
+
+
+class PointCityView(View):
+    """The keys beyond ``View``'s, as ``render_view`` tells them; cards are ``card_view``
+    dicts, tokens ``token_json`` ones."""
+
+    phase: str
+    current: int
+    turn: int
+    flipped: bool
+    tokens_to_choose: int
+    market: list[list[dict[str, Any] | None]]
+    refill_pending: list[dict[str, Any]]
+    deck: dict[str, Any]
+    removed: int
+    discard: list[dict[str, Any]]
+    supply: list[dict[str, Any]]
+    players: list[dict[str, Any]]
+    automa: dict[str, Any] | None
 
 
 def card_view(
@@ -91,7 +111,7 @@ def _owner_view(rules: PointCity, order: tuple[int, ...], owner: Player) -> dict
     }
 
 
-def render_view(rules: PointCity, state: PointCityState, seat: int | None) -> dict[str, Any]:
+def render_view(rules: PointCity, state: PointCityState, seat: int | None) -> PointCityView:
     """The conventional keys plus: ``phase`` ("take", "civic": choosing tokens, "over"),
     ``current``, ``turn`` (turns finished), ``flipped``, ``tokens_to_choose``, ``market``
     (4 rows of 4 ``{"side", "card"}`` or None), ``refill_pending``, ``deck`` (count and the
@@ -133,7 +153,7 @@ def render_view(rules: PointCity, state: PointCityState, seat: int | None) -> di
             "cell": list(state.automa_at),
             "difficulty": state.difficulty,
         }
-    view: dict[str, Any] = {
+    view: PointCityView = {
         "seat": seat,
         "num_players": state.num_players,
         "active_seats": rules.active_seats(state),
@@ -220,7 +240,7 @@ def face_index(cards: tuple[Card, ...]) -> FaceIndex:
     return dict(by_side), dict(by_face)
 
 
-def sample(rules: PointCity, view: dict[str, Any], rng: random.Random) -> PointCityState:
+def sample(rules: PointCity, view: PointCityView, rng: random.Random) -> PointCityState:
     """A state agreeing with ``view``: cards whose faces the view hides are redrawn."""
     num_players = view["num_players"]
     n = len(rules.cards)

@@ -48,6 +48,7 @@ from games.rules.slide.state import (
     SLIDE,
     ZERO_SHIFT,
     SlideState,
+    SlideView,
     full_deck,
     read_options,
     sample_from_view,
@@ -72,7 +73,7 @@ def _put(items: tuple[Any, ...], index: int, item: Any) -> tuple[Any, ...]:
     return (*items[:index], item, *items[index + 1 :])
 
 
-class Slide(Rules):
+class Slide(Rules[SlideState, SlideView]):
     slug = "slide"
     name = "Slide"
     min_players = 2
@@ -268,7 +269,7 @@ class Slide(Rules):
 
     # -- view -----------------------------------------------------------------------
 
-    def view(self, state: SlideState, seat: int | None) -> dict[str, Any]:
+    def view(self, state: SlideState, seat: int | None) -> SlideView:
         n = state.num_players
         me = seat if type(seat) is int and 0 <= seat < n else None
         values, up = state.values, state.up
@@ -290,7 +291,7 @@ class Slide(Rules):
             entries = [entry_preview(hole, e) for e in entry_edges(hole, state.allow_zero_shift)]
         my_pick = state.picks[me] if me is not None else -1
         outcome = self.outcome(state)
-        view: dict[str, Any] = {
+        view: SlideView = {
             "seat": seat,
             "num_players": n,
             "active_seats": self.active_seats(state),
@@ -325,5 +326,5 @@ class Slide(Rules):
     def from_json(self, data: dict[str, Any]) -> SlideState:
         return state_from_json(data)
 
-    def sample_state(self, view: dict[str, Any], seat: int, rng: random.Random) -> SlideState:
+    def sample_state(self, view: SlideView, seat: int, rng: random.Random) -> SlideState:
         return sample_from_view(view, seat, rng)

@@ -10,6 +10,7 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
+from games.rules.base import View
 from games.rules.slide.grid import CELLS, HOLE, SIZE
 
 ROUNDS = 16
@@ -41,6 +42,29 @@ class SlideState:
     phase: str
     turn: int
     log: tuple[dict[str, Any], ...]
+
+
+Cell = dict[str, Any] | None
+"""A grid cell as a view shows it: ``{"card", "value"}`` face up, ``{"card": None, "value": None,
+"picked"}`` face down (``picked``: the viewer's own pick), None for the hole."""
+
+
+class SlideView(View):
+    waiting_seats: list[int]  # in the pick phase, those who have not picked yet
+    phase: str  # "pick", "slide" or "over"
+    round: int
+    rounds: int
+    first_player: int  # the token holder
+    order: list[int]  # the seats in this round's turn order
+    turn: int | None  # the seat sliding now
+    grids: list[list[list[Cell]]]  # per seat, 4 rows of 4 cells
+    picked: list[bool]  # per seat, whether it has picked this round
+    picked_count: int
+    my_pick: list[int] | None  # the viewer's own pick, ``[row, col]``
+    centre: list[dict[str, Any]]  # ``{"card", "value"}``
+    entries: list[dict[str, Any]]  # ``entry_preview`` of each legal entry now
+    options: dict[str, bool]
+    out_of_play: int  # cards never dealt
 
 
 def read_options(options: dict[str, Any] | None) -> bool:
@@ -96,7 +120,7 @@ def state_from_json(data: dict[str, Any]) -> SlideState:
     )
 
 
-def sample_from_view(view: dict[str, Any], seat: int, rng: random.Random) -> SlideState:
+def sample_from_view(view: SlideView, seat: int, rng: random.Random) -> SlideState:
     """A state whose view for ``seat`` is ``view``.
 
     Known: face-up grid cards and centre cards (ids and numbers), holes, the log,
