@@ -264,6 +264,9 @@ if REDIS_URL:
         }
     }
     CELERY_BROKER_URL = REDIS_URL
+    # kombu's Redis transport, but an acknowledgement that times out in a Redis pause no longer
+    # leaves the worker deaf (config/broker.py).
+    CELERY_BROKER_TRANSPORT = "config.broker:Transport"
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
     CELERY_BROKER_URL = "memory://"
