@@ -4,7 +4,7 @@ uvicorn's own (``websockets-sansio``) agrees a 4 KB window each way, to keep a s
 memory small. A board's parts are 10-40 KB of HTML, so with 4 KB the compressor cannot
 reach back into the previous push, and a Point City push with the seat's private part came
 to 7 KB on the wire. With 32 KB it reaches the whole previous push: at most 3.1 KB
-(tests/games/test_wire_size.py; docs/benchmarks.md). The cost is the compressor's memory,
+(tests/games/boards/test_wire_size.py; docs/benchmarks.md). The cost is the compressor's memory,
 about 144 KB a socket instead of 32 KB; what the browser sends (a move, a ping) stays on a
 4 KB window. Served with ``uvicorn --ws config.websocket:WideWindowProtocol``.
 """

@@ -9,7 +9,7 @@ bot also chooses a legal move of a new game: Gnav's hard bot alone takes half a 
 
 Translations are not checked here: a sentence just written and not yet translated would stop
 ``runserver``, and the deploy check runs before ``compilemessages`` (the compiled catalogues
-are not in git). tests/games/test_game_contract.py checks them for every game.
+are not in git). tests/games/catalog/test_game_contract.py checks them for every game.
 """
 
 from __future__ import annotations

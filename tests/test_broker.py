@@ -1,6 +1,6 @@
 """The broker's transport (config/broker.py) on a real redis-server, paused with SIGSTOP: a
 message settled while Redis hangs does not cost the consumer its place for the next message.
-``tests/games/test_redis_pause_ack.py`` does the same to a real worker.
+``tests/games/faults/test_redis_pause_ack.py`` does the same to a real worker.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from django.conf import settings
 from kombu import Connection, Consumer, Producer, Queue
 
 from config.broker import Transport
-from tests.games import test_redis_hangs as hangs
+from tests.games.faults import test_redis_hangs as hangs
 
 pytestmark = pytest.mark.skipif(
     shutil.which("redis-server") is None, reason="needs redis-server on PATH"

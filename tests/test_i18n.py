@@ -89,7 +89,7 @@ NOT_PAGES = {
     "table_seat_bot": "POST only",
     "play_against_bots": "POST only",
     "table_abort": "POST only",
-    "table_rematch": "POST only (its refusal is tested in tests/games/test_game_end.py)",
+    "table_rematch": "POST only (its refusal is tested in tests/games/play/test_game_end.py)",
     "table_invite": "joins the table and redirects to it",
     "confirm_moves_set": "POST only (the play settings page's form)",
     "vacation_start": "POST only",

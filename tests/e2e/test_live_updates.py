@@ -166,7 +166,7 @@ def test_the_fair_shuffle_panel_follows_the_table_from_waiting_to_the_end(asgi_s
 
 def test_the_tables_socket_is_compressed(asgi_server):
     """permessage-deflate (RFC 7692) is negotiated by the production server, with the window
-    that keeps a push within 5 KB on the wire (tests/games/test_wire_size.py)."""
+    that keeps a push within 5 KB on the wire (tests/games/boards/test_wire_size.py)."""
     from websockets.sync.client import connect
 
     table = _dn_table(UserFactory(username="alice"), UserFactory(username="bob"))

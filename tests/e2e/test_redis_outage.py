@@ -18,7 +18,7 @@ from tests.e2e.conftest import start_asgi_server, stop_asgi_server
 from tests.e2e.pages import wait_until
 from tests.e2e.test_live_updates import _dn_table, _log_in, _play_one
 from tests.factories import UserFactory
-from tests.games.test_redis_hangs import PausableRedis
+from tests.games.faults.test_redis_hangs import PausableRedis
 
 pytestmark = [
     pytest.mark.e2e,

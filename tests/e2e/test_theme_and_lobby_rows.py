@@ -19,7 +19,7 @@ from games.services.tables import table_create, table_join
 from tests.e2e.axe import COLOUR_RULES, EVERY_RULE, SIZES, violations
 from tests.e2e.pages import sign_in, wait_until
 from tests.factories import UserFactory
-from tests.games.test_lobby_rows import DN
+from tests.games.pages.test_lobby_rows import DN
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 

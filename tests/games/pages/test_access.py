@@ -25,7 +25,7 @@ from tests.games.rated_games import play_to_the_end
 pytestmark = pytest.mark.django_db
 
 DN = get_rules("district-noir")
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 HTMX = {"HTTP_HX_REQUEST": "true"}
 ROLES = ["visitor", "stranger", "elsewhere", "mover", "waiting"]
 

@@ -19,14 +19,14 @@ from django.utils import timezone
 
 from games.models import Move, Seat, Table
 from games.services.tables import table_create, table_join
-from tests.games import test_redis_hangs as hangs
-from tests.games.test_faults import (
+from tests.games.faults import test_redis_hangs as hangs
+from tests.games.faults.test_faults import (
     SlowInbox,
     Worker,
     _free_port,
     pytestmark,  # noqa: F401  (PostgreSQL, redis-server, transactions)
 )
-from tests.games.test_worker import wait_for
+from tests.games.jobs.test_worker import wait_for
 
 redis_server = hangs.redis_server  # a private redis-server that the test can pause
 WAIT_S = 30  # far more than a worker needs to take a task from a Redis that answers

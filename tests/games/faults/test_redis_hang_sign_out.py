@@ -15,9 +15,9 @@ from django.urls import reverse
 
 from config.redis_guard import breaker_for
 from tests.factories import UserFactory
-from tests.games import test_redis_hangs as hangs
-from tests.games.test_faults import pytestmark  # noqa: F401  (PostgreSQL, redis-server)
-from tests.games.test_worker import wait_for
+from tests.games.faults import test_redis_hangs as hangs
+from tests.games.faults.test_faults import pytestmark  # noqa: F401  (PostgreSQL, redis-server)
+from tests.games.jobs.test_worker import wait_for
 
 redis_server = hangs.redis_server  # the fixtures: a private redis-server, the site on it
 on_private_redis = hangs.on_private_redis

@@ -25,10 +25,10 @@ from games.services.moves import move_apply, move_play
 from games.services.table_rows import table_locked
 from games.services.tables import table_create
 from tests.conftest import client_for
+from tests.games.pages.test_profile import PROFILE_QUERIES
+from tests.games.queries.test_query_counts import TABLE_PAGE_QUERIES
 from tests.games.rated_games import finished_game
-from tests.games.test_profile import PROFILE_QUERIES
-from tests.games.test_query_counts import TABLE_PAGE_QUERIES
-from tests.games.test_replay import REPLAY_QUERIES
+from tests.games.results.test_replay import REPLAY_QUERIES
 
 pytestmark = pytest.mark.django_db
 

@@ -25,13 +25,13 @@ from games.live.consumers import LIVE_UNAVAILABLE
 from games.live.routing import websocket_urlpatterns
 from games.models import Move, Table
 from tests.conftest import client_for, user_at
-from tests.games.test_faults import (
+from tests.games.faults.test_faults import (
     PrivateRedis,
     _play_over_http,
     _replays_exactly,
     pytestmark,  # noqa: F401  (PostgreSQL, redis-server, transactions)
 )
-from tests.games.test_worker import smtp_inbox, wait_for  # noqa: F401  (a fixture)
+from tests.games.jobs.test_worker import smtp_inbox, wait_for  # noqa: F401  (a fixture)
 
 # The longest a move may take while Redis hangs: one socket timeout for the cache and one for
 # the broadcast (0.5 s each), once; then the breakers skip Redis (a loaded machine adds some).

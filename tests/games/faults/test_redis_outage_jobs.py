@@ -22,14 +22,14 @@ from config.celery import app as celery_app
 from games.models import Move, Reminder, Seat, Table
 from games.services.health import HEARTBEAT_KEY
 from games.services.tables import table_create, table_create_against_bots, table_join
-from tests.games import test_redis_hangs as hangs
-from tests.games.test_faults import (
+from tests.games.faults import test_redis_hangs as hangs
+from tests.games.faults.test_faults import (
     Worker,
     _play_over_http,
     _replays_exactly,
     pytestmark,  # noqa: F401  (PostgreSQL, redis-server, transactions)
 )
-from tests.games.test_worker import smtp_inbox, wait_for  # noqa: F401  (a fixture)
+from tests.games.jobs.test_worker import smtp_inbox, wait_for  # noqa: F401  (a fixture)
 
 redis_server = hangs.redis_server  # the fixtures: a private redis-server, the site on it
 on_private_redis = hangs.on_private_redis

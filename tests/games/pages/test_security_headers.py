@@ -21,7 +21,7 @@ from tests.conftest import client_for
 
 pytestmark = pytest.mark.django_db
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 HTMX = {"HTTP_HX_REQUEST": "true"}
 # What the production policy must say, directive by directive.
 EXPECTED_CSP = {

@@ -40,7 +40,7 @@ from games.selectors.replays import state_replay
 from games.services.moves import move_apply, state_store
 from games.services.tables import table_create, table_join
 from tests.conftest import client_for, user_at
-from tests.games.test_worker import ROOT, _database_url, _free_port, wait_for
+from tests.games.jobs.test_worker import ROOT, _database_url, _free_port, wait_for
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
