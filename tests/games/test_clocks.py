@@ -7,8 +7,10 @@ import io
 import threading
 
 import pytest
+from asgiref.sync import async_to_sync
 from django.core import mail
 from django.core.management import call_command
+from django.test import AsyncClient
 from django.urls import reverse
 from django.utils import timezone
 
@@ -101,6 +103,18 @@ def test_the_embedded_sweeps_start_with_the_first_request_a_process_serves_and_o
     assert len(fresh_process()) == 1
     client_for(None).get(reverse("lobby"))
     client_for(alice).get(reverse("health"))
+    assert len(fresh_process()) == 1
+
+
+def test_an_asgi_server_starts_them_too(fresh_process):
+    """`make run` serves through uvicorn: Django's ASGI handler sends the same signal."""
+
+    async def two_requests() -> None:
+        client = AsyncClient()
+        await client.get(reverse("lobby"))
+        await client.get(reverse("lobby"))
+
+    async_to_sync(two_requests)()
     assert len(fresh_process()) == 1
 
 
