@@ -54,14 +54,23 @@ run: migrate messages
 
 ## Run every test (uses DATABASE_URL / REDIS_URL when set).
 test: install messages
-	$(VENV)/bin/ruff check .
+	$(MAKE) lint
 	$(VENV)/bin/ruff format --check .
 	DJANGO_DEBUG=1 $(VENV)/bin/mypy
 	DJANGO_DEBUG=1 $(PY) manage.py makemigrations --check --dry-run
 	$(PY) -m pytest $(PYTEST_ARGS)
 
-lint: install
+## The linters: ruff over the Python, eslint over static/js (eslint.config.mjs). eslint and its
+## packages are npm's, pinned in package-lock.json: `npm ci` installs them again whenever the
+## lock is newer than node_modules (git-ignored). Node.js and npm: Debian's `nodejs` and `npm`.
+node_modules/.installed: package-lock.json
+	@command -v npm >/dev/null || { echo "make lint needs Node.js and npm: apt-get install nodejs npm"; exit 1; }
+	npm ci --no-audit --no-fund --loglevel=error
+	touch $@
+
+lint: install node_modules/.installed
 	$(VENV)/bin/ruff check .
+	node_modules/.bin/eslint static/js
 
 format: install
 	$(VENV)/bin/ruff format .

@@ -10,12 +10,7 @@ from django.core.asgi import get_asgi_application
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 django_asgi_app = get_asgi_application()
 
-from games.jobs import embedded  # noqa: E402  (needs the apps loaded)
-from games.live.routing import websocket_urlpatterns  # noqa: E402
-
-# Without Redis (``make run``), this server process runs the periodic sweeps itself.
-if embedded.should_start(asgi_server=True):
-    embedded.start()
+from games.live.routing import websocket_urlpatterns  # noqa: E402  (needs the apps loaded)
 
 application = ProtocolTypeRouter(
     {

@@ -103,7 +103,7 @@ MIDDLEWARE = [
     # The headers every answer carries, error pages included (below: what they allow).
     "csp.middleware.CSPMiddleware",
     "django_permissions_policy.PermissionsPolicyMiddleware",
-    "games.middleware.NullCharacterMiddleware",
+    "config.middleware.NullCharacterMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     # Pages and board fragments gzipped (Django's has BREACH's mitigation); static files are
     # answered by whitenoise above, compressed ahead of time.
@@ -119,7 +119,7 @@ MIDDLEWARE = [
     "allauth.account.middleware.AccountMiddleware",
     "accounts.middleware.UserTimeZoneMiddleware",
     "accounts.middleware.UserLanguageMiddleware",
-    "games.middleware.DatabaseUnavailableMiddleware",
+    "config.middleware.DatabaseUnavailableMiddleware",
     "axes.middleware.AxesMiddleware",
 ]
 

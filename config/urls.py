@@ -5,7 +5,7 @@ from django.views.generic import RedirectView
 
 from config.site_files import robots_txt
 
-handler500 = "games.middleware.server_error"  # a lost database: 503 with a sentence
+handler500 = "config.errors.server_error"  # a lost database: 503 with a sentence
 
 urlpatterns = [
     # Browsers ask for /favicon.ico whatever the page links: send them to the site's icon.

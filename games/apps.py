@@ -1,4 +1,5 @@
 from django.apps import AppConfig
+from django.core.signals import request_started
 from django.utils.translation import gettext_lazy as _
 
 
@@ -17,5 +18,6 @@ class GamesConfig(AppConfig):
         table_events.connect(broadcast.on_table_events, dispatch_uid="live-push")
         table_events.connect(tasks.on_table_events, dispatch_uid="bot-turns")
 
-        if embedded.should_start():
-            embedded.start()
+        # On the embedded default, the process that serves runs the sweeps: from its first
+        # request, so no management command or worker does (games/jobs/embedded.py).
+        request_started.connect(embedded.start_when_serving, dispatch_uid="embedded-sweeps")

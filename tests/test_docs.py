@@ -1,15 +1,20 @@
 """The repository's documents stand on their own: every path a file cites is in the
-repository, every registered game has its rules reference (docs/rules/<game>.md), and every
-section that code and tests cite in one exists.
+repository, every file and module it names exists, every registered game has its rules
+reference (docs/rules/<game>.md), and every section that code and tests cite in one exists.
 
 A newcomer reads a clone, not a developer's machine: a citation of a folder outside the
-repository, or of a section that was renumbered, sends them nowhere.
+repository, of a module that was moved, or of a section that was renumbered, sends them
+nowhere.
 """
 
 from __future__ import annotations
 
+import importlib
+import importlib.util
+import io
 import os
 import re
+import tokenize
 from functools import cache
 from pathlib import Path
 
@@ -46,6 +51,42 @@ OUTSIDE_ALLOWED = {
     # against, not part of this one; ``--peer-source`` says where its files are.
     ("bench/load.py", "../shared/bench/peer-bgio"),
 }
+
+#: A file named by its path, with a folder and a known ending: ``games/live/consumers.py``,
+#: ``tables/partials/seats.html``, ``../rules-conventions.md``. Not a placeholder's
+#: (``templates/games/<slug>/public.html``), nor a part of an address or a longer path.
+FILE_PATH = re.compile(
+    r"(?<![\w./@:<>{}$%-])((?:[\w.-]+/)+[\w-]+\.(?:py|html|txt|js|mjs|css|md|toml|json|sh))"
+    r"(?![\w/<{*])"
+)
+#: Where a path may be written from besides the root (and the citing file's folder): a
+#: module from games/, a template from templates/, a stylesheet or script from static/.
+PATH_BASES = {
+    "py": ("games/",),
+    "html": ("templates/",),
+    "txt": ("templates/",),
+    "css": ("static/", "static/css/"),
+    "js": ("static/",),
+    "md": ("docs/",),
+}
+#: The tests' fifth game keeps its own folders, which Django's settings add for its tests.
+FIFTH_GAME = "tests/fifth_game/"
+FIFTH_GAME_BASES = (FIFTH_GAME + "templates/", FIFTH_GAME + "static/")
+#: (file, the start of the paths it may name that do not exist), and why.
+MISSING_ALLOWED = {
+    # A game whose parts are missing on purpose: the checks must name each one.
+    ("tests/games/test_game_contract.py", "games/half-baked/"),
+    ("tests/games/test_game_contract.py", "static/css/games/half-baked"),
+    # A throwaway package the test writes into tmp_path.
+    ("tests/test_write_paths.py", "shadow/"),
+}
+#: A module of the project named by its dotted path: ``games.live.consumers``,
+#: ``config.redis_guard.guard``. (Not ``games.py``: a file.)
+DOTTED = re.compile(r"(?<![\w./@:-])((?:games|config|accounts)(?:\.[a-z_][a-z0-9_]*)+)")
+FILE_ENDINGS = {"py", "html", "txt", "js", "css", "md", "toml", "json"}
+#: Celery's task names (``@shared_task(name="games.tasks.sweep_deadlines")``) are kept from
+#: an older layout so that queued tasks still run: names, not modules.
+TASK_NAME = re.compile(r"""shared_task\(\s*name=["']([\w.]+)["']""")
 
 #: ``docs/rules/slide.md §4``, ``docs/rules/gnav.md §2.5``, ``docs/rules/gnav.md A6``.
 CITATION = re.compile(
@@ -98,6 +139,87 @@ def outside_paths(name: str, text: str) -> list[str]:
         if any(name == file and allowed in line for file, allowed in OUTSIDE_ALLOWED):
             continue
         found.append(f"{name}:{_line(text, match.start())}: {line.strip()}")
+    return found
+
+
+def _exists(path: str, citing: str) -> bool:
+    """Whether ``path``, as ``citing`` names it, is a file or folder of the repository."""
+    bases = ["", Path(citing).parent.as_posix() + "/", *PATH_BASES.get(path.rsplit(".")[-1], ())]
+    if citing.startswith(FIFTH_GAME):
+        bases += FIFTH_GAME_BASES
+    return any((ROOT / (base + path)).exists() for base in bases)
+
+
+def missing_files(name: str, text: str) -> list[str]:
+    """``file:line: path`` for each file ``text`` names that the repository does not hold."""
+    found = []
+    for match in FILE_PATH.finditer(text):
+        path = match.group(1)
+        allowed = any(name == file and path.startswith(start) for file, start in MISSING_ALLOWED)
+        if not allowed and not _exists(path, name):
+            found.append(f"{name}:{_line(text, match.start())}: {path}")
+    return found
+
+
+def prose(name: str, text: str) -> list[tuple[int, str]]:
+    """(first line, text) of what ``name`` says in words: a document whole; a Python module's
+    comments and docstrings (its code holds variables, Celery task and model names that read
+    like modules: ``games.append``, ``"games.table"``)."""
+    if name.endswith(".md"):
+        return [(1, text)]
+    if not name.endswith(".py"):
+        return []
+    pieces = []
+    for token in tokenize.generate_tokens(io.StringIO(text).readline):
+        docstring = token.type == tokenize.STRING and token.string.lstrip("rbuRBU")[:3] in (
+            '"""',
+            "'''",
+        )
+        if token.type == tokenize.COMMENT or docstring:
+            pieces.append((token.start[0], token.string))
+    return pieces
+
+
+@cache
+def module_exists(dotted: str) -> bool:
+    """Whether ``games.live.consumers`` (or ``games.services.events.table_events``: a module,
+    then a name in it) is there to import."""
+    parts = dotted.split(".")
+    for size in range(len(parts), 0, -1):
+        module = ".".join(parts[:size])
+        try:
+            found = importlib.util.find_spec(module) is not None
+        except ModuleNotFoundError:  # a parent that is a module, not a package
+            found = False
+        if found:
+            return size == len(parts) or hasattr(importlib.import_module(module), parts[size])
+    return False
+
+
+@cache
+def task_names() -> frozenset[str]:
+    return frozenset(
+        task
+        for name, text in project_texts()
+        if name.endswith(".py")
+        for task in TASK_NAME.findall(text)
+    )
+
+
+def missing_modules(name: str, text: str, tasks: frozenset[str] = frozenset()) -> list[str]:
+    """``file:line: name`` for each module of the project that ``text`` names in its words
+    and that does not exist (a Celery task's name, or the start of one, is not a module)."""
+    found = []
+    for first, piece in prose(name, text):
+        for match in DOTTED.finditer(piece):
+            dotted = match.group(1)
+            if dotted.rsplit(".", 1)[1] in FILE_ENDINGS or module_exists(dotted):
+                continue
+            if any(
+                task.startswith(dotted) and task.count(".") == dotted.count(".") for task in tasks
+            ):
+                continue
+            found.append(f"{name}:{first + piece.count(chr(10), 0, match.start())}: {dotted}")
     return found
 
 
@@ -168,6 +290,22 @@ def test_no_file_cites_a_path_outside_the_repository() -> None:
     assert not found, "cite the repository's own files instead:\n" + "\n".join(found)
 
 
+def test_every_file_a_file_names_is_in_the_repository() -> None:
+    found = [
+        line
+        for name, text in project_texts()
+        if not name.startswith("locale/") and name not in ("package-lock.json",)
+        for line in missing_files(name, text)
+    ]
+    assert not found, "name the file where it is now:\n" + "\n".join(found)
+
+
+def test_every_module_the_documents_and_comments_name_exists() -> None:
+    tasks = task_names()
+    found = [line for name, text in project_texts() for line in missing_modules(name, text, tasks)]
+    assert not found, "name the module where it is now:\n" + "\n".join(found)
+
+
 def test_every_registered_game_has_its_rules_reference() -> None:
     slugs = {rules.slug for rules in all_rules()}
     assert slugs == set(rules_documents()), "docs/rules/<slug>.md, one per registered game"
@@ -201,3 +339,21 @@ def test_the_checks_catch_what_they_are_for() -> None:
     assert outside_paths("a.py", "see /" + "work/shared/rules/slide.md") != []
     assert outside_paths("a.py", "see .." + "/shared/DESIGN.md") != []
     assert outside_paths("a.py", "docs/rules/slide.md and ../docs/architecture.md") == []
+
+
+def test_the_checks_of_files_and_modules_catch_what_they_are_for() -> None:
+    moved = "games/" + "consumers.py"
+    assert missing_files("docs/x.md", f"see {moved}, templates/games/<slug>/public.html") == [
+        f"docs/x.md:1: {moved}"
+    ]
+    cited = "games/live/consumers.py, live/consumers.py, tables/partials/seats.html"
+    assert missing_files("docs/x.md", cited + ", ../docs/architecture.md, css/site.css") == []
+    assert missing_files("docs/rules/x.md", "../" + "rules-conventions.md") == []
+    code = (
+        """# games.live.consumers and games."""
+        + '''charts\n"""games.services.events.table_events"""\n'''
+    )
+    tasks = frozenset({"games.tasks.sweep_deadlines"})
+    code += """games.append("games.table")  # games.tasks.sweep_deadlines, games.tasks.sweep_*\n"""
+    assert missing_modules("x.py", code, tasks) == ["x.py:1: games." + "charts"]
+    assert missing_modules("x.md", "`games.tasks`, `games.py`", tasks) == ["x.md:1: games.tasks"]

@@ -32,11 +32,11 @@ from django.utils import timezone, translation
 
 from accounts import urls as accounts_urls
 from accounts.models import User
+from config.errors import unavailable
 from games import urls as games_urls
 from games.catalog import playable_games
 from games.jobs import sweeps
 from games.live.routing import websocket_urlpatterns
-from games.middleware import unavailable
 from games.models import Table
 from games.rules import Rules, get_rules
 from games.rules.point_city.cards import load_card_file

@@ -1,17 +1,20 @@
 """The embedded default's stand-in for Celery beat: a timer thread in the web process.
 
-Started without Redis in the process that serves: uvicorn's (``make run``; config/asgi.py
-asks), or ``runserver``'s reloading child. So ``make run`` still plays timeouts, ends
-vacations and prints reminder e-mails to the console with no worker. Never in a test run's
-servers: tests run the sweeps themselves.
+Without Redis (``TASKS_MODE == "thread"``) no beat runs, so the process that serves plays
+timeouts, ends vacations and prints reminder e-mails to the console itself. It starts with the
+first request that process serves, from Django's ``request_started`` signal, which
+``GamesConfig.ready`` connects to ``start_when_serving`` (the one place that starts it). Every
+server sends that signal, uvicorn's ASGI handler (``make run``, and each of its workers) as
+well as ``runserver``'s WSGI one, and nothing else does: a management command, a migration,
+a shell or a Celery worker never starts the sweeps, and a process starts them once. Never in a
+test run (``settings.TESTING``): tests run the sweeps themselves.
 """
 
 from __future__ import annotations
 
 import logging
-import os
-import sys
 import threading
+from typing import Any
 
 from django.conf import settings
 from django.db import close_old_connections
@@ -19,7 +22,9 @@ from django.db import close_old_connections
 logger = logging.getLogger(__name__)
 
 INTERVAL_SECONDS = 60
+THREAD_NAME = "embedded-sweeps"
 _started = threading.Event()
+_starting = threading.Lock()
 
 
 def run_once() -> None:
@@ -41,17 +46,23 @@ def _loop() -> None:
         threading.Event().wait(INTERVAL_SECONDS)
 
 
-def should_start(*, asgi_server: bool = False) -> bool:
-    """Whether this process runs the sweeps: ``asgi_server`` when the ASGI application is
-    loaded by a server (uvicorn's worker, or its reloading child under ``--reload``)."""
-    runserver = len(sys.argv) > 1 and sys.argv[1] == "runserver"
-    reloader_child = os.environ.get("RUN_MAIN") == "true" or "--noreload" in sys.argv
-    serving = asgi_server or (runserver and reloader_child)
-    return settings.TASKS_MODE == "thread" and not settings.TESTING and serving
+def should_run() -> bool:
+    """Whether this site sweeps in its web process: on the embedded default (in-process tasks,
+    no beat), and never in a test run."""
+    return settings.TASKS_MODE == "thread" and not settings.TESTING
+
+
+def start_when_serving(**_signal: Any) -> None:
+    """``request_started``'s receiver: the first request this process serves starts the
+    sweeps, if this site runs them; every later one costs one flag's read."""
+    if not _started.is_set() and should_run():
+        start()
 
 
 def start() -> None:
-    if _started.is_set():
-        return
-    _started.set()
-    threading.Thread(target=_loop, name="embedded-sweeps", daemon=True).start()
+    """The sweeps' thread, once per process (concurrent first requests start one)."""
+    with _starting:
+        if _started.is_set():
+            return
+        _started.set()
+    threading.Thread(target=_loop, name=THREAD_NAME, daemon=True).start()

@@ -14,7 +14,7 @@ register = template.Library()
 def record(**fields: Any) -> dict[str, Any]:
     """A small dict from keyword arguments: example data for a card picture in the rules.
 
-    ``{% record kind="support" value=5 as card %}{% include "games/x/card.html" %}``
+    ``{% record kind="support" value=5 as card %}{% include "games/<slug>/card.html" %}``
     """
     return fields
 

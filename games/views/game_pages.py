@@ -26,4 +26,4 @@ def game_page(request: HttpRequest, game: str) -> HttpResponse:
         "leaders": leaderboard_top(rules, limit=LEADERS_SHOWN),
         "provisional_games": PROVISIONAL_GAMES,
     }
-    return render(request, "tables/game_page.html", context)
+    return render(request, "game_pages/page.html", context)

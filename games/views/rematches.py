@@ -25,7 +25,7 @@ def table_rematch(request: SignedInRequest, table_id: int) -> HttpResponse:
     except GameError as exc:
         messages.error(request, exc.message)
         if request.htmx:
-            return render(request, "tables/partials/messages.html", status=exc.status)
+            return render(request, "partials/messages.html", status=exc.status)
         if exc.status == 404:
             return redirect("lobby")
         return redirect("table_detail", table_id=table_id)

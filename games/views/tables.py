@@ -34,7 +34,7 @@ def _table_action(
     except GameError as exc:
         messages.error(request, exc.message)
         if request.htmx:
-            return render(request, "tables/partials/messages.html", status=exc.status)
+            return render(request, "partials/messages.html", status=exc.status)
         return (
             redirect("table_detail", table_id=table_id) if exc.status != 404 else redirect("lobby")
         )

@@ -3,9 +3,14 @@
 from __future__ import annotations
 
 import datetime as dt
+import io
+import threading
 
 import pytest
+from asgiref.sync import async_to_sync
 from django.core import mail
+from django.core.management import call_command
+from django.test import AsyncClient
 from django.urls import reverse
 from django.utils import timezone
 
@@ -73,25 +78,59 @@ def test_the_embedded_default_sweeps_without_redis_or_a_worker(running_table, se
     assert [m.to for m in mail.outbox] == [[other.user.email]]
 
 
-def test_the_embedded_sweeps_start_only_in_a_server_without_redis(settings, monkeypatch):
+@pytest.fixture
+def fresh_process(settings, monkeypatch):
+    """A process of the embedded default, outside a test run, whose sweeps have not started;
+    a sweeps thread it starts waits, alive, until the test ends. Yields the live threads."""
     settings.TASKS_MODE = "thread"
     settings.TESTING = False
-    monkeypatch.setenv("RUN_MAIN", "true")
-    monkeypatch.setattr("sys.argv", ["manage.py", "runserver"])
-    assert embedded.should_start()
-    settings.TASKS_MODE = "celery"
-    assert not embedded.should_start()
-    assert not embedded.should_start(asgi_server=True)
+    release = threading.Event()
+    monkeypatch.setattr(embedded, "_started", threading.Event())
+    monkeypatch.setattr(embedded, "_loop", release.wait)
+
+    def sweeping() -> list[threading.Thread]:
+        return [t for t in threading.enumerate() if t.name == embedded.THREAD_NAME]
+
+    yield sweeping
+    release.set()
+
+
+def test_the_embedded_sweeps_start_with_the_first_request_a_process_serves_and_once(
+    fresh_process, alice
+):
+    assert fresh_process() == []
+    client_for(alice).get(reverse("lobby"))
+    assert len(fresh_process()) == 1
+    client_for(None).get(reverse("lobby"))
+    client_for(alice).get(reverse("health"))
+    assert len(fresh_process()) == 1
+
+
+def test_an_asgi_server_starts_them_too(fresh_process):
+    """`make run` serves through uvicorn: Django's ASGI handler sends the same signal."""
+
+    async def two_requests() -> None:
+        client = AsyncClient()
+        await client.get(reverse("lobby"))
+        await client.get(reverse("lobby"))
+
+    async_to_sync(two_requests)()
+    assert len(fresh_process()) == 1
+
+
+def test_no_management_command_starts_the_embedded_sweeps(fresh_process):
+    call_command("check", stdout=io.StringIO())
+    call_command("sweeps", stdout=io.StringIO())
+    assert fresh_process() == [] and not embedded._started.is_set()
+
+
+def test_the_embedded_sweeps_stay_off_with_a_worker_or_in_a_test_run(fresh_process, settings):
+    settings.TASKS_MODE = "celery"  # Redis: Celery beat sweeps
+    client_for(None).get(reverse("lobby"))
     settings.TASKS_MODE = "thread"
-    monkeypatch.setattr("sys.argv", ["manage.py", "migrate"])
-    assert not embedded.should_start()
-    # `make run`: uvicorn loads config.asgi, which asks.
-    monkeypatch.setattr("sys.argv", [".venv/bin/uvicorn", "--reload", "config.asgi:application"])
-    assert not embedded.should_start()
-    assert embedded.should_start(asgi_server=True)
-    # A test run's servers (tests/e2e's uvicorn) leave the sweeps to the tests.
-    settings.TESTING = True
-    assert not embedded.should_start(asgi_server=True)
+    settings.TESTING = True  # tests (and tests/e2e's uvicorn servers) run the sweeps themselves
+    client_for(None).get(reverse("lobby"))
+    assert fresh_process() == []
 
 
 def test_bot_turns_on_the_embedded_default_run_off_the_request_thread(
