@@ -41,7 +41,7 @@ messages: install
 ## the same lines, nor the header's date), then translate the new entries.
 translations: install
 	DJANGO_DEBUG=1 $(PY) manage.py makemessages -l cs -l sk -l ca -l hu --add-location=file \
-		--ignore=.venv --ignore=staticfiles --ignore=tests --ignore=bench
+		--ignore=.venv --ignore=staticfiles --ignore=tests --ignore=bench --ignore=node_modules
 	sed -i '/^"POT-Creation-Date: /d' locale/*/LC_MESSAGES/django.po
 
 ## Run the site on the embedded default: SQLite, in-process tasks, console e-mail. The same

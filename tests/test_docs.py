@@ -75,8 +75,8 @@ FIFTH_GAME_BASES = (FIFTH_GAME + "templates/", FIFTH_GAME + "static/")
 #: (file, the start of the paths it may name that do not exist), and why.
 MISSING_ALLOWED = {
     # A game whose parts are missing on purpose: the checks must name each one.
-    ("tests/games/test_game_contract.py", "games/half-baked/"),
-    ("tests/games/test_game_contract.py", "static/css/games/half-baked"),
+    ("tests/games/catalog/test_game_contract.py", "games/half-baked/"),
+    ("tests/games/catalog/test_game_contract.py", "static/css/games/half-baked"),
     # A throwaway package the test writes into tmp_path.
     ("tests/test_write_paths.py", "shadow/"),
 }
