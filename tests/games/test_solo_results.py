@@ -26,9 +26,7 @@ from games.services.table_rows import table_locked
 from games.services.tables import table_create
 from tests.conftest import client_for
 from tests.games.rated_games import finished_game
-from tests.games.test_profile import PROFILE_QUERIES
-from tests.games.test_query_counts import TABLE_PAGE_QUERIES
-from tests.games.test_replay import REPLAY_QUERIES
+from tests.support.page_queries import PROFILE_QUERIES, REPLAY_QUERIES, TABLE_PAGE_QUERIES
 
 pytestmark = pytest.mark.django_db
 
