@@ -1,5 +1,5 @@
 """The layers of games/ point one way (docs/architecture.md), checked by import-linter;
-and every service takes its arguments by keyword.
+every service takes its arguments by keyword; and no test module imports another.
 
 The contracts live in pyproject.toml; a module that imports a layer above its own fails
 here, naming the import chain. (That every write is a service's: tests/test_write_paths.py.)

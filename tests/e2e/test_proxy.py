@@ -22,7 +22,6 @@ import pwd
 import re
 import shutil
 import subprocess
-import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -36,7 +35,7 @@ from games.services.tables import table_create, table_join
 from tests.e2e.pages import sign_in, wait_until
 from tests.e2e.tables import elsewhere
 from tests.factories import UserFactory
-from tests.support.processes import ROOT, free_port, stop, wait_for_port
+from tests.support.processes import ROOT, free_port, stop, wait_for, wait_for_port
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -306,10 +305,12 @@ def test_a_move_and_the_bots_reply_travel_over_the_websocket_through_nginx(nginx
     assert sockets and all(url.startswith(expected) for url in sockets), sockets
     page.context.close()  # nginx logs a websocket's request when the socket closes
     upgraded = re.compile(rf'"GET /ws/t/{table.pk}/\?page=\S+ HTTP/1\.1" 101 ')
-    deadline = time.monotonic() + 10
-    while not any(upgraded.search(line) for line in nginx.access_lines()):
-        assert time.monotonic() < deadline, "\n".join(nginx.access_lines())
-        time.sleep(0.05)
+    wait_for(
+        lambda: any(upgraded.search(line) for line in nginx.access_lines()),
+        "nginx's log line of the socket's upgrade (101)",
+        10,
+        every=0.05,
+    )
     assert any('"POST /accounts/login/ HTTP/1.1" 302 ' in line for line in nginx.access_lines())
 
 
