@@ -5,24 +5,22 @@ from __future__ import annotations
 
 import atexit
 import os
-import secrets
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-PG_ARGS = ["-h", os.environ.get("PGHOST", "127.0.0.1"), "-U", os.environ.get("PGUSER", "postgres")]
+sys.path.insert(0, str(ROOT))
+
+from tests.support.processes import database_create, database_drop, postgres_url  # noqa: E402
 
 
 def setup_django(name: str) -> None:
     """Configures and sets up Django; ``name`` names the scratch database and static folder."""
-    sys.path.insert(0, str(ROOT))
     if not os.environ.get("DATABASE_URL"):
-        database = f"{name}_{secrets.token_hex(4)}"
-        subprocess.run(["createdb", *PG_ARGS, database], check=True)
-        atexit.register(lambda: subprocess.run(["dropdb", "--force", *PG_ARGS, database]))
-        os.environ["DATABASE_URL"] = f"postgres://{PG_ARGS[3]}@{PG_ARGS[1]}:5432/{database}"
+        database = database_create(name)
+        atexit.register(database_drop, database)
+        os.environ["DATABASE_URL"] = postgres_url(database)
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "bench.settings")
     os.environ.setdefault("BENCH_STATIC_ROOT", tempfile.mkdtemp(prefix=f"cardtables-{name}-"))
     os.environ.setdefault("DJANGO_SECRET_KEY", f"bench-{name}-" + "x" * 50)

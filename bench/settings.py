@@ -1,4 +1,5 @@
-"""Settings for the load bench (``bench/load.py``): the production settings, less three things.
+"""Settings for the benches (``python -m bench.load``, ``bench/boards.py``, ...): the production
+settings, less three things.
 
 A bench on one machine has no TLS proxy in front (so no HTTPS redirect and no
 secure-only cookies), every simulated player comes from 127.0.0.1 (so the

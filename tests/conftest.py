@@ -14,6 +14,9 @@ from games.services.moves import move_play
 from games.services.tables import table_create, table_join
 from tests.factories import UserFactory
 
+# Fixtures of the fault tests: a private redis-server, the site on it, an SMTP inbox.
+pytest_plugins = ["tests.support.faults"]
+
 
 def pytest_collection_modifyitems(config, items) -> None:
     """Browser tests run last: they are the slowest, and the rest report sooner."""

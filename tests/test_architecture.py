@@ -1,5 +1,5 @@
 """The layers of games/ point one way (docs/architecture.md), checked by import-linter;
-and every service takes its arguments by keyword.
+every service takes its arguments by keyword; and no test module imports another.
 
 The contracts live in pyproject.toml; a module that imports a layer above its own fails
 here, naming the import chain. (That every write is a service's: tests/test_write_paths.py.)
@@ -93,3 +93,53 @@ def test_a_service_taking_an_argument_by_position_is_caught(tmp_path):
         )
     )
     assert positional_services(tmp_path) == ["tables.table_join"]
+
+
+def cross_test_imports(tests: Path) -> list[str]:
+    """``file: module`` for each import, in a test module (``test_*.py``) under ``tests``, of
+    another test module or of a name in one. What tests share lives in modules that are no
+    tests (``tests/support/``, ``tests/e2e/pages.py``, ...) and their fixtures in a conftest.py
+    or a plugin it names, so that a test module can be moved, split or deleted on its own."""
+    found = []
+    for path in sorted(tests.rglob("test_*.py")):
+        package = path.relative_to(tests.parent).parent.parts
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                base = package[: len(package) - node.level + 1] if node.level else ()
+                module = ".".join([*base, *([node.module] if node.module else [])])
+                names = [module] + [f"{module}.{alias.name}" for alias in node.names]
+            else:
+                continue
+            for name in names:
+                parts = name.split(".")
+                if parts[0] == tests.name and any(p.startswith("test_") for p in parts[1:]):
+                    found.append(f"{path.relative_to(tests.parent)}: {name}")
+                    break
+    return found
+
+
+def test_no_test_module_imports_another():
+    found = cross_test_imports(ROOT / "tests")
+    assert not found, "move what they share out of the test modules: " + "; ".join(found)
+
+
+def test_a_test_module_importing_another_is_caught(tmp_path):
+    tests = tmp_path / "tests"
+    (tests / "games").mkdir(parents=True)
+    (tests / "games" / "test_one.py").write_text(
+        "from tests.games.test_two import helper\n"
+        "from tests.games import test_three as three\n"
+        "from . import test_four\n"
+        "import tests.test_five\n"
+        "from tests.support.processes import free_port\n"
+        "from tests.games.rated_games import finished_game\n"
+    )
+    (tests / "support.py").write_text("from tests.games.test_one import x\n")  # no test module
+    assert cross_test_imports(tests) == [
+        "tests/games/test_one.py: tests.games.test_two",
+        "tests/games/test_one.py: tests.games.test_three",
+        "tests/games/test_one.py: tests.games.test_four",
+        "tests/games/test_one.py: tests.test_five",
+    ]

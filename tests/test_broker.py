@@ -12,13 +12,10 @@ from django.conf import settings
 from kombu import Connection, Consumer, Producer, Queue
 
 from config.broker import Transport
-from tests.games.faults import test_redis_hangs as hangs
 
 pytestmark = pytest.mark.skipif(
     shutil.which("redis-server") is None, reason="needs redis-server on PATH"
 )
-
-redis_server = hangs.redis_server  # a private redis-server that the test can pause
 
 
 @pytest.mark.parametrize("settle", ["ack", "reject and requeue"])

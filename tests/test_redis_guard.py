@@ -21,6 +21,7 @@ from games.jobs import tasks
 from games.live import broadcast
 from games.models import Seat
 from tests.conftest import client_for, user_at
+from tests.support.processes import free_port
 
 SERVER = "redis://127.0.0.1:6379"
 
@@ -129,10 +130,7 @@ def hung_redis() -> Iterator[str]:
 
 @pytest.fixture
 def dead_redis() -> str:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    return f"redis://127.0.0.1:{port}/0"
+    return f"redis://127.0.0.1:{free_port()}/0"  # nothing listens there
 
 
 def _cache_on(url: str, settings) -> None:

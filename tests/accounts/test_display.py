@@ -13,7 +13,7 @@ from accounts.context_processors import display_settings
 from accounts.display import COOKIE_NAME, CSS_PATH, DisplaySettings, levels_css
 from accounts.models import User
 from tests.conftest import client_for
-from tests.games.queries.test_query_counts import TABLE_PAGE_QUERIES
+from tests.support.page_queries import TABLE_PAGE_QUERIES
 
 pytestmark = pytest.mark.django_db
 

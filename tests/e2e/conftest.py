@@ -4,15 +4,13 @@ from __future__ import annotations
 
 import os
 import shutil
-import socket
 import subprocess
-import sys
-import time
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 from django.db import connection
+
+from tests.support.processes import database_url, start_uvicorn, stop
 
 # Playwright's sync API runs an event loop in this thread; the ORM calls the
 # tests make between browser steps are still plain synchronous code.
@@ -51,74 +49,28 @@ def fast_polling(settings) -> None:
     settings.TABLE_POLL_MS = 250
 
 
-ROOT = Path(__file__).resolve().parents[2]
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 def start_asgi_server(overrides: dict[str, str] | None = None) -> tuple[str, subprocess.Popen]:
     """uvicorn (the production ASGI server) on the test database, in a process of its own:
     pages get their websocket. Needs PostgreSQL (a database both processes share)."""
     if connection.vendor != "postgresql":
         pytest.skip("the ASGI server runs in another process and needs a shared database")
-    db = connection.settings_dict
-    url = f"postgres://{db['USER']}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"
-    port = _free_port()
     env = dict(os.environ)  # keeps PYTEST_VERSION: the server uses the test settings
     env.update(
-        DATABASE_URL=url,
+        DATABASE_URL=database_url(connection.settings_dict),
         TASKS_MODE="thread",
         TABLE_POLL_MS="600000",  # polling off: only the websocket can update the page
     )
     # With Redis, the server and this test process share the channel layer: a change the test
     # makes through a service reaches the server's sockets. Without, the server's own layer.
     env.update(overrides or {})
-    process = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "uvicorn",
-            "--host",
-            "127.0.0.1",
-            "--port",
-            str(port),
-            "--log-level",
-            "warning",
-            "--ws",
-            "config.websocket:WideWindowProtocol",
-            "--timeout-graceful-shutdown",
-            "3",
-            "config.asgi:application",
-        ],
-        cwd=ROOT,
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
-            return f"http://127.0.0.1:{port}", process
-        except OSError:
-            time.sleep(0.2)
-    process.kill()
-    pytest.fail("uvicorn did not start")
+    port, process = start_uvicorn(env, "--timeout-graceful-shutdown", "3", seconds=30)
+    return f"http://127.0.0.1:{port}", process
 
 
 def stop_asgi_server(process: subprocess.Popen) -> None:
     """Stops the server; one still waiting on an open socket after its grace is killed (what
     the test checked is done by then)."""
-    process.terminate()
-    try:
-        process.wait(10)
-    except subprocess.TimeoutExpired:
-        process.kill()
-        process.wait(10)
+    stop(process)
 
 
 @pytest.fixture

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import time
 
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Browser, Page, expect
 
 from games.models import Table
 
@@ -18,6 +18,13 @@ def sign_in(page: Page, base: str, username: str) -> None:
     page.fill("input[name=password]", PASSWORD)
     page.click("form button[type=submit]")
     expect(page.locator(".site-header")).to_contain_text(username)
+
+
+def signed_in_page(browser: Browser, base: str, username: str) -> Page:
+    """A page of a browser context of its own (its own cookies), signed in as ``username``."""
+    page = browser.new_context().new_page()
+    sign_in(page, base, username)
+    return page
 
 
 def every_page_catches_up(pages: list[Page], table: Table) -> None:

@@ -1,9 +1,14 @@
 """Tables for the browser tests, made through the services: one of any game for a few players,
-and a running one played on at random until a given player may act."""
+a running one played on at random until a given player may act, and a move played as another
+player's page would, on a thread of its own."""
 
 from __future__ import annotations
 
 import random
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+from django.db import connections
 
 from accounts.models import User
 from games.models import Table
@@ -40,3 +45,30 @@ def a_table(game: str, players: list[User]) -> Table:
         table_join(table_id=table.pk, user=player)
     table.refresh_from_db()
     return table
+
+
+def elsewhere(function, /, *args: Any, **kwargs: Any) -> Any:
+    """Calls ``function`` on a thread of its own, as the server would: Playwright keeps an
+    event loop running in the test's thread, where a broadcast (async_to_sync) cannot run."""
+    with ThreadPoolExecutor(1) as pool:
+        try:
+            return pool.submit(function, *args, **kwargs).result()
+        finally:
+            pool.submit(connections.close_all).result()
+
+
+def play_one(table: Table) -> int:
+    """Plays a legal move through the service (on a thread of its own); the new version."""
+    rules = get_rules(table.game)
+    table.refresh_from_db()
+    state = rules.from_json(table.state)
+    seat = rules.active_seats(state)[0]
+    elsewhere(
+        move_play,
+        table_id=table.pk,
+        user=table.seats.get(position=seat).user,
+        action=random.Random(table.version).choice(rules.legal_actions(state, seat)),
+        version=table.version,
+    )
+    table.refresh_from_db()
+    return table.version

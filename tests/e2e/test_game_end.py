@@ -7,10 +7,8 @@ table of any game has an axe-core violation at a phone's, a tablet's or a deskto
 from __future__ import annotations
 
 import random
-from concurrent.futures import ThreadPoolExecutor
 
 import pytest
-from django.db import connections
 from django.urls import reverse
 from playwright.sync_api import Page, expect
 
@@ -20,7 +18,7 @@ from games.models import Table
 from games.services.tables import table_rematch
 from tests.e2e.axe import Visit, check_visits
 from tests.e2e.pages import sign_in, wait_until
-from tests.e2e.tables import a_table
+from tests.e2e.tables import a_table, elsewhere
 from tests.factories import UserFactory
 from tests.games.rated_games import finished_game, play_to_the_end
 
@@ -28,16 +26,6 @@ pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 PHONE = {"width": 390, "height": 844}
 SIZES = {390: PHONE, 768: {"width": 768, "height": 1024}, 1280: {"width": 1280, "height": 800}}
-
-
-def _elsewhere(function, /, *args, **kwargs):
-    """Calls ``function`` on a thread of its own, as the server would: Playwright keeps an
-    event loop running in the test's thread, where a broadcast (async_to_sync) cannot run."""
-    with ThreadPoolExecutor(1) as pool:
-        try:
-            return pool.submit(function, *args, **kwargs).result()
-        finally:
-            pool.submit(connections.close_all).result()
 
 
 def _signed_in(browser, base: str, username: str, viewport: dict) -> Page:
@@ -48,7 +36,7 @@ def _signed_in(browser, base: str, username: str, viewport: dict) -> Page:
 
 def test_two_players_play_again_and_the_new_game_starts(asgi_server, browser):
     anna, ben = UserFactory(username="anna"), UserFactory(username="ben")
-    old = _elsewhere(finished_game, anna, ben, seed=5)
+    old = elsewhere(finished_game, anna, ben, seed=5)
     old_url = f"{asgi_server}/t/{old.pk}/"
     pages = {
         "anna": _signed_in(browser, asgi_server, "anna", {"width": 1280, "height": 800}),

@@ -5,20 +5,16 @@ page whose socket connects late, or reconnects, catches up at once."""
 from __future__ import annotations
 
 import json
-import random
 import re
-from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 from django.conf import settings
-from django.db import connections
 from playwright.sync_api import expect
 
-from games.models import Table
 from games.rules import get_rules
-from games.services.moves import move_play
 from games.services.tables import table_create, table_join
-from tests.e2e.pages import sign_in, wait_until
+from tests.e2e.pages import signed_in_page, wait_until
+from tests.e2e.tables import a_table, elsewhere, play_one
 from tests.factories import UserFactory
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -27,48 +23,9 @@ DN = get_rules("district-noir")
 SOCKET = re.compile(r".*/ws/t/\d+/.*")
 
 
-def _log_in(browser, base: str, username: str):
-    page = browser.new_context().new_page()
-    sign_in(page, base, username)
-    return page
-
-
-def _dn_table(alice, bob) -> Table:
-    table = table_create(user=alice, game="district-noir", num_seats=2, seconds_per_move=86400)
-    table_join(table_id=table.pk, user=bob)
-    table.refresh_from_db()
-    return table
-
-
-def _elsewhere(function, /, *args, **kwargs):
-    """Calls ``function`` on a thread of its own, as the server would: Playwright keeps an
-    event loop running in the test's thread, where a broadcast (async_to_sync) cannot run."""
-    with ThreadPoolExecutor(1) as pool:
-        try:
-            return pool.submit(function, *args, **kwargs).result()
-        finally:
-            pool.submit(connections.close_all).result()
-
-
-def _play_one(table: Table) -> int:
-    """Plays a legal move through the service; the table's new version."""
-    table.refresh_from_db()
-    state = DN.from_json(table.state)
-    seat = DN.active_seats(state)[0]
-    _elsewhere(
-        move_play,
-        table_id=table.pk,
-        user=table.seats.get(position=seat).user,
-        action=random.Random(table.version).choice(DN.legal_actions(state, seat)),
-        version=table.version,
-    )
-    table.refresh_from_db()
-    return table.version
-
-
 def test_a_move_goes_over_the_socket_and_reaches_the_other_open_page(asgi_server, browser):
-    table = _dn_table(UserFactory(username="alice"), UserFactory(username="bob"))
-    pages = {name: _log_in(browser, asgi_server, name) for name in ("alice", "bob")}
+    table = a_table("district-noir", [UserFactory(username="alice"), UserFactory(username="bob")])
+    pages = {name: signed_in_page(browser, asgi_server, name) for name in ("alice", "bob")}
     for page in pages.values():
         page.goto(f"{asgi_server}/t/{table.pk}/")
         wait_until(page, "window.tableLive === true")
@@ -95,8 +52,8 @@ def test_a_move_goes_over_the_socket_and_reaches_the_other_open_page(asgi_server
 def test_a_page_whose_socket_connects_after_a_move_shows_it_within_a_second(asgi_server, browser):
     """The move is committed after the page was rendered and before its socket connected: the
     socket's hello brings it (polling is off, the safety poll would take 30 s)."""
-    table = _dn_table(UserFactory(username="alice"), UserFactory(username="bob"))
-    page = _log_in(browser, asgi_server, "alice")
+    table = a_table("district-noir", [UserFactory(username="alice"), UserFactory(username="bob")])
+    page = signed_in_page(browser, asgi_server, "alice")
     held, from_page, server = [], [], []
 
     def hold(route) -> None:  # the page's socket opens, but goes nowhere yet
@@ -107,7 +64,7 @@ def test_a_page_whose_socket_connects_after_a_move_shows_it_within_a_second(asgi
     page.goto(f"{asgi_server}/t/{table.pk}/")
     rendered = page.locator("#board-public").get_attribute("data-version")
     wait_until(page, "window.tableLive === true")
-    new_version = _play_one(table)
+    new_version = play_one(table)
 
     server.append(held[0].connect_to_server())
     for message in from_page:  # the page's hello, held until now
@@ -121,8 +78,8 @@ def test_a_page_whose_socket_connects_after_a_move_shows_it_within_a_second(asgi
 def test_a_page_whose_socket_was_dropped_while_a_move_happened_catches_up_on_reconnect(
     asgi_server, browser
 ):
-    table = _dn_table(UserFactory(username="alice"), UserFactory(username="bob"))
-    page = _log_in(browser, asgi_server, "alice")
+    table = a_table("district-noir", [UserFactory(username="alice"), UserFactory(username="bob")])
+    page = signed_in_page(browser, asgi_server, "alice")
     routes = []
 
     def through(route) -> None:
@@ -134,7 +91,7 @@ def test_a_page_whose_socket_was_dropped_while_a_move_happened_catches_up_on_rec
     wait_until(page, "window.tableLive === true")
     routes[0].close(code=1012, reason="the server restarts")
     wait_until(page, "window.tableLive === false")
-    new_version = _play_one(table)  # while the page has no socket
+    new_version = play_one(table)  # while the page has no socket
     wait_until(page, "window.tableLive === true", timeout_ms=10000)  # it reconnected
     expect(page.locator("#board-public")).to_have_attribute(
         "data-version", str(new_version), timeout=1000
@@ -147,18 +104,18 @@ def test_the_fair_shuffle_panel_follows_the_table_from_waiting_to_the_end(asgi_s
     seed (and the replay among what comes next) when it ends, without a reload."""
     alice, bob = UserFactory(username="alice"), UserFactory(username="bob")
     table = table_create(user=alice, game="district-noir", num_seats=2, seconds_per_move=86400)
-    page = _log_in(browser, asgi_server, "alice")
+    page = signed_in_page(browser, asgi_server, "alice")
     page.goto(f"{asgi_server}/t/{table.pk}/")
     wait_until(page, "window.tableLive === true")
     expect(page.locator("#fairness")).to_have_count(0)
 
-    _elsewhere(table_join, table_id=table.pk, user=bob)
+    elsewhere(table_join, table_id=table.pk, user=bob)
     table.refresh_from_db()
     expect(page.locator("#fairness .seed-hash")).to_be_visible()
     expect(page.locator("#fairness .seed")).to_have_count(0)
 
     while table.is_running:
-        _play_one(table)
+        play_one(table)
     expect(page.locator("#fairness .seed")).to_have_text(str(table.seed))
     expect(page.locator(f'.next-steps a[href="/t/{table.pk}/replay/"]')).to_be_visible()
     expect(page.locator(".result")).to_be_visible()
@@ -169,7 +126,7 @@ def test_the_tables_socket_is_compressed(asgi_server):
     that keeps a push within 5 KB on the wire (tests/games/boards/test_wire_size.py)."""
     from websockets.sync.client import connect
 
-    table = _dn_table(UserFactory(username="alice"), UserFactory(username="bob"))
+    table = a_table("district-noir", [UserFactory(username="alice"), UserFactory(username="bob")])
     url = asgi_server.replace("http://", "ws://") + f"/ws/t/{table.pk}/"
     with connect(url, origin=asgi_server) as socket:
         extensions = socket.response.headers.get("Sec-WebSocket-Extensions", "")

@@ -21,24 +21,21 @@ import os
 import pwd
 import re
 import shutil
-import socket
 import subprocess
-import time
 from collections.abc import Iterator
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
-from django.db import connections
 from playwright.sync_api import expect
 
 from games.models import Table
 from games.services.tables import table_create, table_join
-from tests.e2e.conftest import ROOT, _free_port
 from tests.e2e.pages import sign_in, wait_until
+from tests.e2e.tables import elsewhere
 from tests.factories import UserFactory
+from tests.support.processes import ROOT, free_port, stop, wait_for, wait_for_port
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -57,29 +54,6 @@ def _program(name: str, *, required_in_ci: bool) -> str:
     if required_in_ci and os.environ.get("CI"):
         pytest.fail(f"{name} is not installed (.ci/run installs it: apt-get install {name})")
     pytest.skip(f"{name} is not installed (apt-get install {name})")
-
-
-def _wait_for_port(port: int, process: subprocess.Popen, what: str) -> None:
-    deadline = time.monotonic() + 20
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            pytest.fail(f"{what} exited at once: {process.stderr.read() if process.stderr else ''}")
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
-            return
-        except OSError:
-            time.sleep(0.05)
-    process.kill()
-    pytest.fail(f"{what} did not listen on port {port}")
-
-
-def _stop(process: subprocess.Popen) -> None:
-    process.terminate()
-    try:
-        process.wait(10)
-    except subprocess.TimeoutExpired:
-        process.kill()
-        process.wait(10)
 
 
 def _replace_lines(text: str, pattern: str, replacement: str | None, count: int) -> str:
@@ -154,7 +128,7 @@ class Nginx:
 def start_nginx(upstream: str, prefix: Path) -> tuple[Nginx, subprocess.Popen]:
     nginx = _program("nginx", required_in_ci=True)
     prefix.mkdir(parents=True, exist_ok=True)
-    https_port, http_port = _free_port(), _free_port()
+    https_port, http_port = free_port(), free_port()
     site = prefix / "cardtables.conf"
     site.write_text(
         render_nginx_site(
@@ -172,8 +146,8 @@ def start_nginx(upstream: str, prefix: Path) -> tuple[Nginx, subprocess.Popen]:
         stderr=subprocess.PIPE,
         text=True,
     )
-    _wait_for_port(https_port, process, "nginx")
-    _wait_for_port(http_port, process, "nginx")
+    wait_for_port(https_port, 20, process, "nginx")
+    wait_for_port(http_port, 20, process, "nginx")
     return (
         Nginx(
             url=f"http://127.0.0.1:{https_port}",
@@ -189,7 +163,7 @@ def nginx(asgi_server: str, tmp_path: Path) -> Iterator[Nginx]:
     """Debian's nginx, configured by the sample, in front of the test's uvicorn."""
     proxy, process = start_nginx(asgi_server, tmp_path / "nginx")
     yield proxy
-    _stop(process)
+    stop(process)
 
 
 # ---- Caddy ---------------------------------------------------------------------------------
@@ -225,7 +199,7 @@ def _caddy_environment(home: Path) -> dict[str, str]:
 def caddy(asgi_server: str, tmp_path: Path) -> Iterator[str]:
     """Debian's Caddy, configured by the sample, in front of the test's uvicorn."""
     binary = _program("caddy", required_in_ci=False)
-    port = _free_port()
+    port = free_port()
     config = tmp_path / "Caddyfile"
     config.write_text(
         render_caddyfile(
@@ -239,9 +213,9 @@ def caddy(asgi_server: str, tmp_path: Path) -> Iterator[str]:
         stderr=subprocess.PIPE,
         text=True,
     )
-    _wait_for_port(port, process, "caddy")
+    wait_for_port(port, 20, process, "caddy")
     yield f"http://127.0.0.1:{port}"
-    _stop(process)
+    stop(process)
 
 
 # ---- what the tests do ---------------------------------------------------------------------
@@ -263,11 +237,7 @@ def _get(url: str, **headers: str) -> http.client.HTTPResponse:
 def _a_running_table() -> Table:
     """Made on a thread of its own: once a browser test ran, Playwright keeps an event loop in
     this thread, where the broadcast of the join (async_to_sync) could not run."""
-    with ThreadPoolExecutor(1) as pool:
-        try:
-            return pool.submit(_two_players_table).result()
-        finally:
-            pool.submit(connections.close_all).result()
+    return elsewhere(_two_players_table)
 
 
 def _two_players_table() -> Table:
@@ -335,10 +305,12 @@ def test_a_move_and_the_bots_reply_travel_over_the_websocket_through_nginx(nginx
     assert sockets and all(url.startswith(expected) for url in sockets), sockets
     page.context.close()  # nginx logs a websocket's request when the socket closes
     upgraded = re.compile(rf'"GET /ws/t/{table.pk}/\?page=\S+ HTTP/1\.1" 101 ')
-    deadline = time.monotonic() + 10
-    while not any(upgraded.search(line) for line in nginx.access_lines()):
-        assert time.monotonic() < deadline, "\n".join(nginx.access_lines())
-        time.sleep(0.05)
+    wait_for(
+        lambda: any(upgraded.search(line) for line in nginx.access_lines()),
+        "nginx's log line of the socket's upgrade (101)",
+        10,
+        every=0.05,
+    )
     assert any('"POST /accounts/login/ HTTP/1.1" 302 ' in line for line in nginx.access_lines())
 
 

@@ -15,10 +15,10 @@ from playwright.sync_api import Page, expect
 from config import redis_guard
 from games.models import Table
 from tests.e2e.conftest import start_asgi_server, stop_asgi_server
-from tests.e2e.pages import wait_until
-from tests.e2e.test_live_updates import _dn_table, _log_in, _play_one
+from tests.e2e.pages import signed_in_page, wait_until
+from tests.e2e.tables import a_table, play_one
 from tests.factories import UserFactory
-from tests.games.faults.test_redis_hangs import PausableRedis
+from tests.support.processes import RedisServer
 
 pytestmark = [
     pytest.mark.e2e,
@@ -44,17 +44,17 @@ LIVE_AGAIN_MS = 40000  # the page retries after at most 10 s; the server skips R
 
 
 @pytest.fixture
-def server_on_hanging_redis(settings) -> Iterator[tuple[str, PausableRedis]]:
+def server_on_hanging_redis(settings) -> Iterator[tuple[str, RedisServer]]:
     """uvicorn with its channel layer and cache on a private Redis the test may pause; pages
     poll every half second while their socket is down. This process's moves are broadcast
     through the same Redis, as another web server's would be."""
-    redis = PausableRedis()
+    redis = RedisServer()
     redis.start()
     settings.CHANNEL_LAYERS = {"default": redis_guard.channel_layer(redis.url)}
     url, process = start_asgi_server(
         {
             "REDIS_URL": redis.url,
-            "REDIS_CACHE_URL": redis.url[:-1] + "1",
+            "REDIS_CACHE_URL": redis.url_of(1),
             "TABLE_POLL_MS": "500",
         }
     )
@@ -73,7 +73,7 @@ def server_on_hanging_redis(settings) -> Iterator[tuple[str, PausableRedis]]:
 
 def _open(browser, base: str, username: str, table: Table) -> tuple[Page, list[str]]:
     """The table's page, signed in, live; and the frames its sockets receive."""
-    page = _log_in(browser, base, username)
+    page = signed_in_page(browser, base, username)
     page.add_init_script(WATCH_SOCKET)
     frames: list[str] = []
     page.on("websocket", lambda ws: ws.on("framereceived", lambda data: frames.append(str(data))))
@@ -89,7 +89,7 @@ def _pushed(frames: list[str], version: int) -> bool:
 
 def test_a_page_polls_while_redis_hangs_and_goes_live_again_after(server_on_hanging_redis, browser):
     base, redis = server_on_hanging_redis
-    table = _dn_table(UserFactory(username="alice"), UserFactory(username="bob"))
+    table = a_table("district-noir", [UserFactory(username="alice"), UserFactory(username="bob")])
     mover = table.seats.get(is_waiting=True).user.username
     watcher = "bob" if mover == "alice" else "alice"
     pages = {name: _open(browser, base, name, table) for name in (mover, watcher)}
@@ -108,7 +108,7 @@ def _outage_and_return(table: Table, pages: dict, mover: str, watcher: str, redi
     redis.pause()
     wait_until(page, "window.closeCodes.includes(1013)")  # told to poll, not an error
     wait_until(page, "window.tableLive === false")
-    version = _play_one(table)  # the other player's move, made while Redis hangs
+    version = play_one(table)  # the other player's move, made while Redis hangs
     expect(page.locator("#board-public")).to_have_attribute("data-version", str(version))
     assert not _pushed(frames, version), "it came by polling: the sockets cannot be pushed to"
     expect(page.locator("#turn-badge")).to_be_visible()

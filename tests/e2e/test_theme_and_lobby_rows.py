@@ -14,14 +14,16 @@ from playwright.sync_api import Page, expect
 
 from accounts.display import COOKIE_NAME
 from games.live import broadcast
+from games.rules import get_rules
 from games.services.moves import move_play
 from games.services.tables import table_create, table_join
 from tests.e2e.axe import COLOUR_RULES, EVERY_RULE, SIZES, violations
 from tests.e2e.pages import sign_in, wait_until
 from tests.factories import UserFactory
-from tests.games.pages.test_lobby_rows import DN
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+
+DN = get_rules("district-noir")
 
 # The relative luminance of an element's background, as the browser computed it (colour-mix()
 # results come as color(srgb r g b), plain colours as rgb(r, g, b)).

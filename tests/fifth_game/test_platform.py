@@ -251,7 +251,7 @@ def test_a_rated_game_moves_both_ratings_and_the_leaderboard_lists_them(high_car
 
 
 def test_every_sentence_of_its_templates_is_marked_for_translation():
-    from tests.test_templates_translated import unmarked_words
+    from tests.support.translations import unmarked_words
 
     folder = HERE / "templates" / "games" / SLUG
     for path in sorted(folder.glob("*.html")):

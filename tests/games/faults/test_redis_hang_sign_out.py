@@ -15,12 +15,10 @@ from django.urls import reverse
 
 from config.redis_guard import breaker_for
 from tests.factories import UserFactory
-from tests.games.faults import test_redis_hangs as hangs
-from tests.games.faults.test_faults import pytestmark  # noqa: F401  (PostgreSQL, redis-server)
-from tests.games.jobs.test_worker import wait_for
+from tests.support.faults import MOVE_BUDGET_S, REAL_SERVICES
+from tests.support.processes import wait_for
 
-redis_server = hangs.redis_server  # the fixtures: a private redis-server, the site on it
-on_private_redis = hangs.on_private_redis
+pytestmark = REAL_SERVICES
 PASSWORD = "correct horse battery staple"  # UserFactory's
 
 
@@ -48,7 +46,7 @@ def test_signing_out_while_redis_hangs_answers_and_ends_the_session(on_private_r
     took = time.monotonic() - started
 
     assert response.status_code == 302, response.status_code
-    assert took < hangs.MOVE_BUDGET_S, took
+    assert took < MOVE_BUDGET_S, took
     assert not Session.objects.filter(session_key=key).exists()
     assert client.get(reverse("profile_edit")).status_code == 302  # signed out here...
 

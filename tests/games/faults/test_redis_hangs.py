@@ -8,10 +8,7 @@ for its page to poll), and that every page gets the final board over its socket.
 
 from __future__ import annotations
 
-import os
-import signal
 import time
-from collections.abc import Iterator
 
 import pytest
 from asgiref.sync import async_to_sync
@@ -25,60 +22,11 @@ from games.live.consumers import LIVE_UNAVAILABLE
 from games.live.routing import websocket_urlpatterns
 from games.models import Move, Table
 from tests.conftest import client_for, user_at
-from tests.games.faults.test_faults import (
-    PrivateRedis,
-    _play_over_http,
-    _replays_exactly,
-    pytestmark,  # noqa: F401  (PostgreSQL, redis-server, transactions)
-)
-from tests.games.jobs.test_worker import smtp_inbox, wait_for  # noqa: F401  (a fixture)
+from tests.support.faults import MOVE_BUDGET_S, REAL_SERVICES, play_over_http, replays_exactly
 
-# The longest a move may take while Redis hangs: one socket timeout for the cache and one for
-# the broadcast (0.5 s each), once; then the breakers skip Redis (a loaded machine adds some).
-MOVE_BUDGET_S = 2.0
+pytestmark = REAL_SERVICES
 # A move once the breakers skip Redis: no wait on it at all.
 SKIPPING_S = 1.0
-
-
-class PausableRedis(PrivateRedis):
-    def pause(self) -> None:
-        os.kill(self.process.pid, signal.SIGSTOP)
-
-    def resume(self) -> None:
-        os.kill(self.process.pid, signal.SIGCONT)
-
-    def stop(self) -> None:
-        if self.process is not None:
-            self.resume()
-        super().stop()
-
-
-@pytest.fixture
-def redis_server() -> Iterator[PausableRedis]:
-    server = PausableRedis()
-    server.start()
-    yield server
-    server.stop()
-
-
-@pytest.fixture
-def on_private_redis(redis_server, settings) -> PausableRedis:
-    """Channel layer, cache and health check on the private Redis, with the site's timeouts
-    and breakers (their pause shortened to 3 s)."""
-    settings.REDIS_URL = redis_server.url
-    settings.REDIS_PAUSE_SECONDS = 3.0
-    settings.CHANNEL_LAYERS = {"default": redis_guard.channel_layer(redis_server.url)}
-    settings.CACHES = {
-        "default": {
-            "BACKEND": "config.redis_guard.GuardedRedisCache",
-            "LOCATION": redis_server.url[:-1] + "1",
-            "OPTIONS": {
-                "socket_connect_timeout": settings.REDIS_CONNECT_TIMEOUT,
-                "socket_timeout": settings.REDIS_SOCKET_TIMEOUT,
-            },
-        }
-    }
-    return redis_server
 
 
 async def _open(table: Table, user) -> WebsocketCommunicator:
@@ -109,7 +57,7 @@ async def _closed_with(socket: WebsocketCommunicator) -> int:
 
 async def _timed_move(table: Table) -> float:
     started = time.monotonic()
-    response = await database_sync_to_async(_play_over_http)(table)
+    response = await database_sync_to_async(play_over_http)(table)
     assert response.status_code == 200, response.status_code
     return time.monotonic() - started
 
@@ -160,7 +108,7 @@ def test_redis_paused_mid_game_costs_only_live_updates(running_table, on_private
 
     accepted = async_to_sync(scenario)()
     assert _stored(running_table) == accepted == 5
-    assert _replays_exactly(running_table)
+    assert replays_exactly(running_table)
 
 
 async def _live_again_and_a_move_reaches_them(table, alice, bob) -> int:
@@ -194,7 +142,7 @@ def test_redis_restarted_empty_pages_get_pushes_again(running_table, on_private_
 
     accepted = async_to_sync(scenario)()
     assert _stored(running_table) == accepted == 4
-    assert _replays_exactly(running_table)
+    assert replays_exactly(running_table)
 
 
 def test_memberships_lost_under_an_open_socket_come_back_on_its_heartbeat(
@@ -218,7 +166,7 @@ def test_memberships_lost_under_an_open_socket_come_back_on_its_heartbeat(
         await page.disconnect()
 
     async_to_sync(scenario)()
-    assert _stored(running_table) == 2 and _replays_exactly(running_table)
+    assert _stored(running_table) == 2 and replays_exactly(running_table)
 
 
 def test_a_socket_open_longer_than_the_group_expiry_rejoins_on_its_heartbeat(
@@ -241,7 +189,7 @@ def test_a_socket_open_longer_than_the_group_expiry_rejoins_on_its_heartbeat(
         await page.disconnect()
 
     async_to_sync(scenario)()
-    assert _stored(running_table) == 2 and _replays_exactly(running_table)
+    assert _stored(running_table) == 2 and replays_exactly(running_table)
 
 
 def test_one_timeout_stops_every_client_of_the_same_redis_for_the_pause(settings):

@@ -22,17 +22,16 @@ from config.celery import app as celery_app
 from games.models import Move, Reminder, Seat, Table
 from games.services.health import HEARTBEAT_KEY
 from games.services.tables import table_create, table_create_against_bots, table_join
-from tests.games.faults import test_redis_hangs as hangs
-from tests.games.faults.test_faults import (
+from tests.support.faults import (
+    MOVE_BUDGET_S,
+    REAL_SERVICES,
     Worker,
-    _play_over_http,
-    _replays_exactly,
-    pytestmark,  # noqa: F401  (PostgreSQL, redis-server, transactions)
+    play_over_http,
+    replays_exactly,
 )
-from tests.games.jobs.test_worker import smtp_inbox, wait_for  # noqa: F401  (a fixture)
+from tests.support.processes import wait_for
 
-redis_server = hangs.redis_server  # the fixtures: a private redis-server, the site on it
-on_private_redis = hangs.on_private_redis
+pytestmark = REAL_SERVICES
 
 SWEEP_S = 1.0  # beat's interval for every sweep, in the worker
 BOT_RESCUE_S = 4.0  # a bot seat's deadline
@@ -78,7 +77,7 @@ class Supervised:
 
 
 @pytest.fixture
-def worker_with_beat(on_private_redis, smtp_inbox, tmp_path) -> Iterator[Supervised]:  # noqa: F811
+def worker_with_beat(on_private_redis, smtp_inbox, tmp_path) -> Iterator[Supervised]:
     _inbox, smtp_port = smtp_inbox
 
     def start() -> Worker:
@@ -89,7 +88,7 @@ def worker_with_beat(on_private_redis, smtp_inbox, tmp_path) -> Iterator[Supervi
             queue="celery",  # where beat sends the sweeps and this process the bot turns
             options=("--pool=solo", "-B", "-s", str(tmp_path / "beat-schedule")),
             env={
-                "REDIS_CACHE_URL": on_private_redis.url[:-1] + "1",
+                "REDIS_CACHE_URL": on_private_redis.url_of(1),
                 "SWEEP_DEADLINES_SECONDS": str(SWEEP_S),
                 "SWEEP_SECONDS": str(SWEEP_S),
                 "BOT_RESCUE_SECONDS": str(BOT_RESCUE_S),
@@ -139,7 +138,7 @@ def test_bot_turns_timeouts_and_reminders_due_in_an_outage_happen_after_it_once_
     on_private_redis,
     queued_to_private_broker,
     worker_with_beat,
-    smtp_inbox,  # noqa: F811
+    smtp_inbox,
     settings,
     fault,
 ):
@@ -154,7 +153,7 @@ def test_bot_turns_timeouts_and_reminders_due_in_an_outage_happen_after_it_once_
     wait_for(lambda: _heartbeat(on_private_redis.url), "beat's first deadline sweep", WAIT_S)
 
     # A bot turn queued just before the fault: its message is in Redis, or held by the worker.
-    assert _play_over_http(before_fault).status_code == 200
+    assert play_over_http(before_fault).status_code == 200
     if fault == "paused":
         on_private_redis.pause()
     else:
@@ -165,8 +164,8 @@ def test_bot_turns_timeouts_and_reminders_due_in_an_outage_happen_after_it_once_
     # broker fails), the second is not even tried (this process leaves the broker alone).
     for table in (failing, skipped):
         started = time.monotonic()
-        assert _play_over_http(table).status_code == 200
-        assert time.monotonic() - started < hangs.MOVE_BUDGET_S
+        assert play_over_http(table).status_code == 200
+        assert time.monotonic() - started < MOVE_BUDGET_S
     # A player's time runs out and another's reminder falls due, while beat cannot send sweeps.
     soon = timezone.now() + dt.timedelta(seconds=1)
     out_of_time = timing_out.seats.get(is_waiting=True)
@@ -207,7 +206,7 @@ def test_bot_turns_timeouts_and_reminders_due_in_an_outage_happen_after_it_once_
         assert _moves(table) == expected[table.pk], table
         seqs = list(Move.objects.filter(table=table).values_list("seq", flat=True))
         assert seqs == list(range(1, len(seqs) + 1)) and table.moves_played == len(seqs)
-        assert _replays_exactly(table)
+        assert replays_exactly(table)
     assert [message["To"] for message in inbox.messages] == [reminded.user.email]
     assert Reminder.objects.filter(seat=reminded, sent_at__isnull=False).count() == 1
     print(

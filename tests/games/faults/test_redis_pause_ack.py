@@ -14,21 +14,14 @@ import time
 from collections.abc import Iterator
 
 import pytest
-from aiosmtpd.controller import Controller
 from django.utils import timezone
 
 from games.models import Move, Seat, Table
 from games.services.tables import table_create, table_join
-from tests.games.faults import test_redis_hangs as hangs
-from tests.games.faults.test_faults import (
-    SlowInbox,
-    Worker,
-    _free_port,
-    pytestmark,  # noqa: F401  (PostgreSQL, redis-server, transactions)
-)
-from tests.games.jobs.test_worker import wait_for
+from tests.support.faults import REAL_SERVICES, SlowInbox, Worker, holding_smtp
+from tests.support.processes import wait_for
 
-redis_server = hangs.redis_server  # a private redis-server that the test can pause
+pytestmark = REAL_SERVICES
 WAIT_S = 30  # far more than a worker needs to take a task from a Redis that answers
 PAUSE_AFTER_S = 3.0  # Redis stays paused this long after the acknowledgement failed
 
@@ -36,12 +29,8 @@ PAUSE_AFTER_S = 3.0  # Redis stays paused this long after the acknowledgement fa
 @pytest.fixture
 def holding_inbox() -> Iterator[tuple[SlowInbox, int]]:
     """An SMTP server that holds the first e-mail until the test releases it."""
-    inbox, port = SlowInbox(hold_at=1), _free_port()
-    controller = Controller(inbox, hostname="127.0.0.1", port=port)
-    controller.start()
-    yield inbox, port
-    inbox.released.set()
-    controller.stop()
+    with holding_smtp(hold_at=1) as (inbox, port):
+        yield inbox, port
 
 
 def _waiting_seat(make_user) -> Seat:

@@ -7,17 +7,8 @@ that this test runs, and its moves are read back from the database.
 from __future__ import annotations
 
 import datetime as dt
-import email
-import os
-import socket
-import subprocess
-import sys
-import threading
 import time
-import uuid
 from collections.abc import Iterator
-from email import policy
-from pathlib import Path
 
 import pytest
 from django.conf import settings
@@ -26,6 +17,8 @@ from django.utils import timezone
 
 from config.celery import app as celery_app
 from games.models import Move, Seat
+from tests.support.faults import Worker
+from tests.support.processes import wait_for
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
@@ -37,91 +30,15 @@ pytestmark = [
     ),
 ]
 
-ROOT = Path(__file__).resolve().parents[3]
-WAIT_S = 60
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-class Inbox:
-    def __init__(self) -> None:
-        self.messages: list[email.message.EmailMessage] = []
-
-    async def handle_DATA(self, server, session, envelope) -> str:
-        self.messages.append(email.message_from_bytes(envelope.content, policy=policy.default))
-        return "250 Message accepted"
-
-
-@pytest.fixture
-def smtp_inbox() -> Iterator[tuple[Inbox, int]]:
-    from aiosmtpd.controller import Controller
-
-    inbox, port = Inbox(), _free_port()
-    controller = Controller(inbox, hostname="127.0.0.1", port=port)
-    controller.start()
-    yield inbox, port
-    controller.stop()
-
-
-def _database_url() -> str:
-    db = connection.settings_dict
-    auth = db["USER"] + (f":{db['PASSWORD']}" if db["PASSWORD"] else "")
-    return f"postgres://{auth}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"
-
 
 @pytest.fixture
 def worker(smtp_inbox) -> Iterator[str]:
-    """Starts `celery worker` on a queue of its own; yields the queue's name."""
+    """Starts `celery worker` on a queue of its own, on the shared Redis; yields the queue's
+    name."""
     _inbox, port = smtp_inbox
-    queue = f"test-{uuid.uuid4().hex[:8]}"
-    env = {k: v for k, v in os.environ.items() if k != "PYTEST_VERSION"}
-    env.update(
-        DATABASE_URL=_database_url(),
-        REDIS_URL=settings.REDIS_URL,
-        DJANGO_SECRET_KEY="worker-test-secret-key-that-is-long-enough-0123456789",
-        EMAIL_HOST="127.0.0.1",
-        EMAIL_PORT=str(port),
-        TASKS_MODE="celery",
-    )
-    command = [sys.executable, "-m", "celery", "-A", "config", "worker", "--pool=solo"]
-    command += ["-Q", queue, "--without-gossip", "--without-mingle", "-l", "info"]
-    process = subprocess.Popen(
-        command, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
-    )
-    lines: list[str] = []
-    ready = threading.Event()
-
-    def read() -> None:
-        for line in process.stdout:
-            lines.append(line)
-            if "ready." in line:
-                ready.set()
-
-    threading.Thread(target=read, daemon=True).start()
-    if not ready.wait(WAIT_S):
-        process.kill()
-        pytest.fail("the worker did not start:\n" + "".join(lines[-40:]))
-    yield queue
-    process.terminate()
-    try:
-        process.wait(15)
-    except subprocess.TimeoutExpired:
-        process.kill()
-
-
-def wait_for(condition, what: str, seconds: float = WAIT_S):
-    """What ``condition()`` returns once it is true; fails the test after ``seconds``."""
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        result = condition()
-        if result:
-            return result
-        time.sleep(0.1)
-    pytest.fail(f"timed out waiting for {what}")
+    worker = Worker(settings.REDIS_URL, port, 1, options=("--pool=solo",))
+    yield worker.queue
+    worker.stop()
 
 
 def test_the_worker_emails_a_due_reminder_over_smtp(running_table, smtp_inbox, worker):

@@ -13,12 +13,9 @@ from games.selectors import charts
 from tests.conftest import client_for
 from tests.factories import UserFactory
 from tests.games.rated_games import finished_game, start_game
+from tests.support.page_queries import PROFILE_QUERIES
 
 pytestmark = pytest.mark.django_db
-
-# Session and user, the player, ratings, chart, record, running tables and their
-# seats, finished tables (count, page, seats) and their rating changes.
-PROFILE_QUERIES = 12
 
 
 def profile_url(user) -> str:

@@ -18,11 +18,10 @@ from games.services.tables import table_create, table_join, table_rematch
 from tests.conftest import client_for, play_random_moves, user_at
 from tests.factories import UserFactory
 from tests.games.rated_games import finished_game
+from tests.support.page_queries import TABLE_PAGE_QUERIES
 
 pytestmark = pytest.mark.django_db
 
-# Session, user, then the page's own queries.
-TABLE_PAGE_QUERIES = 5
 LOBBY_QUERIES = 8
 POLL_QUERIES = 1
 

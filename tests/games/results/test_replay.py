@@ -19,12 +19,11 @@ from games.selectors import fairness, replays
 from tests.conftest import client_for, play_random_moves
 from tests.factories import UserFactory
 from tests.games.rated_games import finished_game, play_to_the_end, start_game
+from tests.support.page_queries import REPLAY_QUERIES
 
 pytestmark = pytest.mark.django_db
 
 DN = get_rules("district-noir")
-# Session and user, then the table, its seats, its moves and its rating changes.
-REPLAY_QUERIES = 6
 
 
 @pytest.fixture

@@ -28,7 +28,7 @@ from tests.conftest import client_for
 from tests.games.pages.test_profile import PROFILE_QUERIES
 from tests.games.queries.test_query_counts import TABLE_PAGE_QUERIES
 from tests.games.rated_games import finished_game
-from tests.games.results.test_replay import REPLAY_QUERIES
+from tests.support.page_queries import PROFILE_QUERIES, REPLAY_QUERIES, TABLE_PAGE_QUERIES
 
 pytestmark = pytest.mark.django_db
 
