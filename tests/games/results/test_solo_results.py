@@ -25,8 +25,6 @@ from games.services.moves import move_apply, move_play
 from games.services.table_rows import table_locked
 from games.services.tables import table_create
 from tests.conftest import client_for
-from tests.games.pages.test_profile import PROFILE_QUERIES
-from tests.games.queries.test_query_counts import TABLE_PAGE_QUERIES
 from tests.games.rated_games import finished_game
 from tests.support.page_queries import PROFILE_QUERIES, REPLAY_QUERIES, TABLE_PAGE_QUERIES
 
