@@ -4,7 +4,7 @@ PY := $(VENV)/bin/python
 PIP := $(VENV)/bin/pip
 PORT ?= 8000
 
-.PHONY: run test lint format install lock migrate bench messages translations
+.PHONY: run test lint format install lock migrate bench messages translations screenshots
 
 ## Install exactly the locked tree: requirements.lock pins every package (runtime and dev
 ## tools, pip included) with its hashes, so a fresh clone gets the same files as CI.
@@ -59,6 +59,12 @@ test: install messages
 	DJANGO_DEBUG=1 $(VENV)/bin/mypy
 	DJANGO_DEBUG=1 $(PY) manage.py makemigrations --check --dry-run
 	$(PY) -m pytest $(PYTEST_ARGS)
+
+## The pictures in docs/screenshots/: every game's table at each size, at the player's turn and
+## at the end (tests/e2e/screenshots.py, on a throwaway test database; Debian's Chromium). Run
+## after a change to a table's look; tests/test_screenshots.py checks they are all listed.
+screenshots: install messages
+	$(PY) -m pytest tests/e2e/screenshots.py -q $(PYTEST_ARGS)
 
 ## The linters: ruff over the Python, eslint over static/js (eslint.config.mjs). eslint and its
 ## packages are npm's, pinned in package-lock.json: `npm ci` installs them again whenever the

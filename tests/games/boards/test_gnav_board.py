@@ -406,6 +406,19 @@ def test_the_result_names_the_winner_or_the_draw(variants, strict_templates):
         assert INVALID not in text
 
 
+def test_the_result_says_whom_a_seat_outlasted_only_when_it_outlasted_someone(
+    variants, strict_templates
+):
+    _found, finals = variants
+    for final in finals:
+        view = GNAV.view(final, None)
+        text = _text(render_to_string("games/gnav/result.html", {"view": view, "names": NAMES}))
+        assert "outlasted 0" not in text
+        outlasted = [b["outlasted"] for b in view["outcome"]["details"]["breakdown"]]
+        for n in {n for n in outlasted if n and n < 3}:
+            assert f"outlasted {n} player" in text
+
+
 # --- hidden information -----------------------------------------------------------------
 
 
