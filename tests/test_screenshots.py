@@ -5,7 +5,7 @@ not render anything)."""
 from __future__ import annotations
 
 from tests.e2e.axe import SIZES as BROWSER_SIZES
-from tests.screenshot_list import DIRECTORY, SIZES, expected_files, readme
+from tests.support.screenshots import DIRECTORY, SIZES, expected_files, readme
 
 
 def test_every_game_and_size_has_its_screenshot():

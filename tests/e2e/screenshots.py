@@ -25,7 +25,7 @@ from tests.e2e.pages import sign_in
 from tests.e2e.tables import a_table, until_turn_of
 from tests.factories import UserFactory
 from tests.games.rated_games import play_to_the_end
-from tests.screenshot_list import DIRECTORY, STATES, file_name, readme
+from tests.support.screenshots import DIRECTORY, STATES, file_name, readme
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 

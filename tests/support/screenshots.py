@@ -8,7 +8,7 @@ from pathlib import Path
 
 from games.catalog import playable_games
 
-DIRECTORY = Path(__file__).resolve().parent.parent / "docs" / "screenshots"
+DIRECTORY = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 
 #: The sizes (width: height) of tests/e2e/axe.py's SIZES, here without Playwright.
 SIZES = {390: 844, 768: 1024, 1280: 800}
