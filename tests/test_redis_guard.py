@@ -119,7 +119,7 @@ def test_resetting_the_registry_closes_every_breaker():
 
 
 @pytest.fixture
-def hung_redis() -> Iterator[str]:
+def hung_redis(site_redis_timeouts) -> Iterator[str]:
     listener = socket.socket()
     listener.bind(("127.0.0.1", 0))
     listener.listen(64)  # connections complete in the backlog; nothing ever reads them
@@ -128,7 +128,7 @@ def hung_redis() -> Iterator[str]:
 
 
 @pytest.fixture
-def dead_redis() -> str:
+def dead_redis(site_redis_timeouts) -> str:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]

@@ -62,7 +62,7 @@ def redis_server() -> Iterator[PausableRedis]:
 
 
 @pytest.fixture
-def on_private_redis(redis_server, settings) -> PausableRedis:
+def on_private_redis(redis_server, settings, site_redis_timeouts) -> PausableRedis:
     """Channel layer, cache and health check on the private Redis, with the site's timeouts
     and breakers (their pause shortened to 3 s)."""
     settings.REDIS_URL = redis_server.url

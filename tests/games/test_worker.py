@@ -82,6 +82,9 @@ def worker(smtp_inbox) -> Iterator[str]:
     env.update(
         DATABASE_URL=_database_url(),
         REDIS_URL=settings.REDIS_URL,
+        # The shared Redis, waited on as long as the tests wait (config/settings.py).
+        REDIS_SOCKET_TIMEOUT=str(settings.REDIS_SOCKET_TIMEOUT),
+        REDIS_CONNECT_TIMEOUT=str(settings.REDIS_CONNECT_TIMEOUT),
         DJANGO_SECRET_KEY="worker-test-secret-key-that-is-long-enough-0123456789",
         EMAIL_HOST="127.0.0.1",
         EMAIL_PORT=str(port),
