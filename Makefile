@@ -53,7 +53,8 @@ run: migrate messages
 		--reload-include '*.mo' --ws config.websocket:WideWindowProtocol config.asgi:application
 
 ## Run every test (uses DATABASE_URL / REDIS_URL when set), on every core (pytest-xdist, at
-## most 4 workers), each test file on one worker (its browser and servers started once). Each
+## most 4 workers), each test file on one worker (its browser and servers started once), the
+## browser files handed out first (tests/conftest.py), the longest then start early. Each
 ## worker has a test database and Redis databases of its own (config/settings.py). One test
 ## alone, in this process: `make test PYTEST_WORKERS=0 PYTEST_ARGS=tests/games/test_live.py`.
 PYTEST_WORKERS ?= auto
@@ -62,7 +63,8 @@ test: install messages
 	$(VENV)/bin/ruff format --check .
 	DJANGO_DEBUG=1 $(VENV)/bin/mypy
 	DJANGO_DEBUG=1 $(PY) manage.py makemigrations --check --dry-run
-	$(PY) -m pytest -n $(PYTEST_WORKERS) --maxprocesses 4 --dist loadfile $(PYTEST_ARGS)
+	$(PY) -m pytest -n $(PYTEST_WORKERS) --maxprocesses 4 --dist loadfile --no-loadscope-reorder \
+		$(PYTEST_ARGS)
 
 lint: install
 	$(VENV)/bin/ruff check .
