@@ -52,13 +52,19 @@ run: migrate messages
 		--host 127.0.0.1 --port $(PORT) --lifespan off --reload --reload-include '*.html' \
 		--reload-include '*.mo' --ws config.websocket:WideWindowProtocol config.asgi:application
 
-## Run every test (uses DATABASE_URL / REDIS_URL when set).
+## Run every test (uses DATABASE_URL / REDIS_URL when set), on every core (pytest-xdist, at
+## most 4 workers), each test file on one worker (its browser and servers started once), the
+## browser files handed out first (tests/conftest.py), the longest then start early. Each
+## worker has a test database and Redis databases of its own (config/settings.py). One test
+## alone, in this process: `make test PYTEST_WORKERS=0 PYTEST_ARGS=tests/games/test_live.py`.
+PYTEST_WORKERS ?= auto
 test: install messages
 	$(MAKE) lint
 	$(VENV)/bin/ruff format --check .
 	DJANGO_DEBUG=1 $(VENV)/bin/mypy
 	DJANGO_DEBUG=1 $(PY) manage.py makemigrations --check --dry-run
-	$(PY) -m pytest $(PYTEST_ARGS)
+	$(PY) -m pytest -n $(PYTEST_WORKERS) --maxprocesses 4 --dist loadfile --no-loadscope-reorder \
+		$(PYTEST_ARGS)
 
 ## The pictures in docs/screenshots/: every game's table at each size, at the player's turn and
 ## at the end (tests/e2e/screenshots.py, on a throwaway test database; Debian's Chromium). Run

@@ -12,7 +12,7 @@ import os
 import secrets
 import sys
 import tempfile
-from collections.abc import Mapping
+from collections.abc import Mapping, MutableMapping
 from pathlib import Path
 
 import dj_database_url
@@ -239,14 +239,56 @@ STORAGES = {
 WHITENOISE_AUTOREFRESH = DEBUG or TESTING
 WHITENOISE_USE_FINDERS = DEBUG or TESTING
 
+
+def redis_database(url: str, number: int) -> str:
+    """``url`` with another database number: the cache's keys apart from the broker's."""
+    url = url.rstrip("/")
+    base, _, last = url.rpartition("/")
+    return f"{base}/{number}" if last.isdigit() and base.count("/") >= 2 else f"{url}/{number}"
+
+
+def redis_database_number(url: str) -> int:
+    """The database a Redis URL names (0 when it names none)."""
+    last = url.rstrip("/").rpartition("/")[2]
+    return int(last) if last.isdigit() and url.count("/") >= 3 else 0
+
+
+def redis_for_test_worker(environ: MutableMapping[str, str], worker: str) -> None:
+    """Under pytest-xdist (``make test`` runs two workers), each worker's Redis databases of
+    its own: worker gwK takes REDIS_URL's database + 2K (channel layer, broker) and the one
+    after it (the cache, which tests empty with FLUSHDB), so one worker's tables, groups and
+    cache.clear() never meet the other's (both number their tables from 1). Written into the
+    environment, once per worker: a uvicorn or Celery worker the test starts inherits them."""
+    if environ.get("PYTEST_REDIS_WORKER") == worker:  # a server this worker started
+        return
+    url = environ["REDIS_URL"]
+    number = redis_database_number(url) + 2 * int(worker.removeprefix("gw") or 0)
+    environ["REDIS_URL"] = redis_database(url, number)
+    environ["REDIS_CACHE_URL"] = redis_database(url, number + 1)
+    environ["PYTEST_REDIS_WORKER"] = worker
+
+
+if TESTING and os.environ.get("REDIS_URL"):
+    redis_for_test_worker(os.environ, os.environ.get("PYTEST_XDIST_WORKER", "gw0"))
 REDIS_URL = os.environ.get("REDIS_URL", "")
 # A Redis that hangs answers nothing: every client gives up after these (seconds), and then
 # every client of that server (cache, channel layer, broadcast, bot-turn queue: one breaker
 # per server, config/redis_guard.py) leaves it alone in that process for REDIS_PAUSE_SECONDS,
 # so a hung Redis costs a request a few hundred milliseconds, once, and players only their
 # live updates (pages poll meanwhile).
-REDIS_SOCKET_TIMEOUT = float(os.environ.get("REDIS_SOCKET_TIMEOUT", "0.5"))
-REDIS_CONNECT_TIMEOUT = float(os.environ.get("REDIS_CONNECT_TIMEOUT", "0.3"))
+# In tests they are longer: the shared Redis of a loaded machine (two test workers, browsers,
+# other runs) may take more than half a second to answer, and a test whose Redis was thought
+# hung would fail for nothing. The tests that hang a Redis of their own set the site's
+# timeouts (SITE_REDIS_TIMEOUTS; tests/conftest.py's site_redis_timeouts).
+SITE_REDIS_TIMEOUTS = {"REDIS_SOCKET_TIMEOUT": 0.5, "REDIS_CONNECT_TIMEOUT": 0.3}
+TEST_REDIS_TIMEOUTS = {"REDIS_SOCKET_TIMEOUT": 5.0, "REDIS_CONNECT_TIMEOUT": 2.0}
+_REDIS_TIMEOUTS = TEST_REDIS_TIMEOUTS if TESTING else SITE_REDIS_TIMEOUTS
+REDIS_SOCKET_TIMEOUT = float(
+    os.environ.get("REDIS_SOCKET_TIMEOUT", _REDIS_TIMEOUTS["REDIS_SOCKET_TIMEOUT"])
+)
+REDIS_CONNECT_TIMEOUT = float(
+    os.environ.get("REDIS_CONNECT_TIMEOUT", _REDIS_TIMEOUTS["REDIS_CONNECT_TIMEOUT"])
+)
 REDIS_PAUSE_SECONDS = float(os.environ.get("REDIS_PAUSE_SECONDS", "5"))
 if REDIS_URL:
     CHANNEL_LAYERS = {
@@ -270,13 +312,6 @@ if REDIS_URL:
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
     CELERY_BROKER_URL = "memory://"
-
-
-def redis_database(url: str, number: int) -> str:
-    """``url`` with another database number: the cache's keys apart from the broker's."""
-    url = url.rstrip("/")
-    base, _, last = url.rpartition("/")
-    return f"{base}/{number}" if last.isdigit() and base.count("/") >= 2 else f"{url}/{number}"
 
 
 # Sessions, preferences, presence and the boards' public parts (games/board_cache.py), shared

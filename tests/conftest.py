@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import os
 import random
 from collections.abc import Callable, Iterator
 
@@ -19,8 +20,11 @@ pytest_plugins = ["tests.support.faults"]
 
 
 def pytest_collection_modifyitems(config, items) -> None:
-    """Browser tests run last: they are the slowest, and the rest report sooner."""
-    items.sort(key=lambda item: item.get_closest_marker("e2e") is not None)
+    """Browser tests run last in one process: they are the slowest, and the rest report sooner.
+    On several workers (pytest-xdist hands out files in this order) they go first, so that
+    the long files start early and the short ones fill the workers' ends."""
+    in_workers = os.environ.get("PYTEST_XDIST_WORKER") is not None
+    items.sort(key=lambda item: (item.get_closest_marker("e2e") is not None) != in_workers)
 
 
 @pytest.fixture(autouse=True)
@@ -30,6 +34,16 @@ def _redis_not_paused() -> None:
     from config import redis_guard
 
     redis_guard.reset_breakers()
+
+
+@pytest.fixture
+def site_redis_timeouts(settings) -> dict[str, str]:
+    """The site's own Redis timeouts (half a second), for a test that hangs a Redis of its own:
+    the test settings wait longer on the shared one (config/settings.py). Set in this process
+    before the test builds its clients; returned as the environment for a server it starts."""
+    for name, seconds in settings.SITE_REDIS_TIMEOUTS.items():
+        setattr(settings, name, seconds)
+    return {name: str(seconds) for name, seconds in settings.SITE_REDIS_TIMEOUTS.items()}
 
 
 @pytest.fixture(autouse=True)

@@ -25,7 +25,12 @@ def test_a_consumer_whose_message_is_settled_in_a_redis_pause_gets_the_next_mess
     """An acknowledgement, or the requeueing of a task whose worker process was lost
     (``CELERY_TASK_REJECT_ON_WORKER_LOST``), that times out: kombu logs it in a worker
     ("Couldn't ack"), and the consumer, which may hold one message, takes the next one."""
-    options = settings.CELERY_BROKER_TRANSPORT_OPTIONS
+    timeouts = settings.SITE_REDIS_TIMEOUTS  # the site's, not the tests' longer ones
+    options = {
+        **settings.CELERY_BROKER_TRANSPORT_OPTIONS,
+        "socket_timeout": timeouts["REDIS_SOCKET_TIMEOUT"],
+        "socket_connect_timeout": timeouts["REDIS_CONNECT_TIMEOUT"],
+    }
     queue, received = Queue("pause-ack"), []
     with (
         Connection(redis_server.url, transport_options=options) as sending,

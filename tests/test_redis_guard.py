@@ -120,7 +120,7 @@ def test_resetting_the_registry_closes_every_breaker():
 
 
 @pytest.fixture
-def hung_redis() -> Iterator[str]:
+def hung_redis(site_redis_timeouts) -> Iterator[str]:
     listener = socket.socket()
     listener.bind(("127.0.0.1", 0))
     listener.listen(64)  # connections complete in the backlog; nothing ever reads them
@@ -129,7 +129,7 @@ def hung_redis() -> Iterator[str]:
 
 
 @pytest.fixture
-def dead_redis() -> str:
+def dead_redis(site_redis_timeouts) -> str:
     return f"redis://127.0.0.1:{free_port()}/0"  # nothing listens there
 
 

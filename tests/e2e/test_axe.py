@@ -4,10 +4,12 @@ player, a game running at each of the four games' tables (seated and watching), 
 its log. And each game's moves are called first what they show (WCAG 2.5.3), which axe does not
 check.
 
-One browser, one page per viewer and size; each page is checked in every theme before the next
-is opened: as the system says, in a light system and a dark one, then each theme chosen against
-the other system scheme (dark on a light system, light on a dark one), which proves the choice
-wins. A failure names the page, the width, the theme, the rule and the element, e.g.
+One browser, one page per viewer; each page is loaded once and checked at each size (the window
+resized) in every theme: as the system says, in a light system and a dark one, then each theme
+chosen against the other system scheme (dark on a light system, light on a dark one), which
+proves the choice wins (a theme whose every colour is one already checked at that size is not
+checked again: see tests/e2e/axe.py). A failure names the page, the width, the theme, the rule
+and the element, e.g.
 ``lobby (visitor) 390px dark on a light system: target-size (...): .language-form select``.
 """
 

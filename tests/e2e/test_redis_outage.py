@@ -44,7 +44,7 @@ LIVE_AGAIN_MS = 40000  # the page retries after at most 10 s; the server skips R
 
 
 @pytest.fixture
-def server_on_hanging_redis(settings) -> Iterator[tuple[str, RedisServer]]:
+def server_on_hanging_redis(settings, site_redis_timeouts) -> Iterator[tuple[str, RedisServer]]:
     """uvicorn with its channel layer and cache on a private Redis the test may pause; pages
     poll every half second while their socket is down. This process's moves are broadcast
     through the same Redis, as another web server's would be."""
@@ -56,6 +56,7 @@ def server_on_hanging_redis(settings) -> Iterator[tuple[str, RedisServer]]:
             "REDIS_URL": redis.url,
             "REDIS_CACHE_URL": redis.url_of(1),
             "TABLE_POLL_MS": "500",
+            **site_redis_timeouts,
         }
     )
     yield url, redis

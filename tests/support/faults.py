@@ -92,7 +92,7 @@ def redis_server() -> Iterator[RedisServer]:
 
 
 @pytest.fixture
-def on_private_redis(redis_server: RedisServer, settings) -> RedisServer:
+def on_private_redis(redis_server: RedisServer, settings, site_redis_timeouts) -> RedisServer:
     """Channel layer, cache and health check on the private Redis, with the site's timeouts
     and breakers (their pause shortened to 3 s)."""
     settings.REDIS_URL = redis_server.url

@@ -46,11 +46,16 @@ def queued_to_private_broker(on_private_redis, settings) -> Iterator[None]:
     settings.BOT_RESCUE_SECONDS = BOT_RESCUE_S
     settings.BOT_MOVE_DELAY_SECONDS = BOT_DELAY_S
     conf = celery_app.conf
-    before = conf.broker_url, conf.task_always_eager
+    before = conf.broker_url, conf.task_always_eager, conf.broker_transport_options
     conf.broker_url, conf.task_always_eager = on_private_redis.url, False
+    conf.broker_transport_options = {  # the site's timeouts (on_private_redis), not the tests'
+        **conf.broker_transport_options,
+        "socket_timeout": settings.REDIS_SOCKET_TIMEOUT,
+        "socket_connect_timeout": settings.REDIS_CONNECT_TIMEOUT,
+    }
     celery_app._pool = celery_app.amqp._producer_pool = None
     yield
-    conf.broker_url, conf.task_always_eager = before
+    conf.broker_url, conf.task_always_eager, conf.broker_transport_options = before
     celery_app._pool = celery_app.amqp._producer_pool = None
 
 

@@ -36,7 +36,17 @@ def worker(smtp_inbox) -> Iterator[str]:
     """Starts `celery worker` on a queue of its own, on the shared Redis; yields the queue's
     name."""
     _inbox, port = smtp_inbox
-    worker = Worker(settings.REDIS_URL, port, 1, options=("--pool=solo",))
+    worker = Worker(
+        settings.REDIS_URL,
+        port,
+        1,
+        options=("--pool=solo",),
+        # The shared Redis, waited on as long as the tests wait (config/settings.py).
+        env={
+            "REDIS_SOCKET_TIMEOUT": str(settings.REDIS_SOCKET_TIMEOUT),
+            "REDIS_CONNECT_TIMEOUT": str(settings.REDIS_CONNECT_TIMEOUT),
+        },
+    )
     yield worker.queue
     worker.stop()
 
