@@ -56,7 +56,7 @@ run: migrate messages
 ## most 4 workers), each test file on one worker (its browser and servers started once), the
 ## browser files handed out first (tests/conftest.py), the longest then start early. Each
 ## worker has a test database and Redis databases of its own (config/settings.py). One test
-## alone, in this process: `make test PYTEST_WORKERS=0 PYTEST_ARGS=tests/games/test_live.py`.
+## alone, in this process: `make test PYTEST_WORKERS=0 PYTEST_ARGS=tests/games/live/test_live.py`.
 PYTEST_WORKERS ?= auto
 test: install messages
 	$(MAKE) lint

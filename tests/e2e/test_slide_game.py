@@ -18,7 +18,7 @@ from games.selectors.replays import state_replay
 from games.services.moves import move_play
 from tests.conftest import user_at
 from tests.e2e.pages import every_page_catches_up, sign_in
-from tests.e2e.test_game_end import _elsewhere
+from tests.e2e.tables import elsewhere
 from tests.factories import UserFactory
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -128,7 +128,7 @@ def test_three_players_open_join_and_finish_a_game_by_clicking(live_server, brow
         if not middle_played and done >= CLICKED_ROUNDS * ROUND:
             # Up to the last rounds, which are clicked again (the pages catch up first).
             left = CLICKED_ROUNDS * ROUND
-            _elsewhere(play_through_the_service, table, 16 * ROUND - left - done, rng)
+            elsewhere(play_through_the_service, table, 16 * ROUND - left - done, rng)
             middle_played = True
             moved = []
         if not any(moved):
