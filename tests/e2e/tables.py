@@ -19,7 +19,20 @@ from games.services.tables import table_create, table_join
 
 def until_turn_of(table: Table, user: User, rng: random.Random, kind: str | None = None) -> Table:
     """Random moves until ``user`` may act (with an action of ``kind``, if given): their hand
-    shows as buttons."""
+    shows as buttons. Should the game end first (a Gnav seat can lose its three lives before
+    its turn comes), the same players sit down at a new table like it and play on there."""
+    for _attempt in range(5):
+        waiting = played_until_turn_of(table, user, rng, kind)
+        if waiting is not None:
+            return waiting
+        table = a_table_like(table)
+    raise AssertionError(f"never {user}'s turn at five tables of {table.game}")
+
+
+def played_until_turn_of(
+    table: Table, user: User, rng: random.Random, kind: str | None
+) -> Table | None:
+    """The table once ``user`` may act there; None if its game ended first."""
     rules = get_rules(table.game)
     for _ in range(200):
         table.refresh_from_db()
@@ -30,11 +43,30 @@ def until_turn_of(table: Table, user: User, rng: random.Random, kind: str | None
             kind is None or any(a["type"] == kind for a in rules.legal_actions(state, mine))
         ):
             return table
+        if not active:
+            return None
         position = rng.choice(active)
         seat = table.seats.select_related("user").get(position=position)
         action = rng.choice(rules.legal_actions(state, position))
         move_play(table_id=table.pk, user=seat.user, action=action, version=table.version)
     raise AssertionError(f"never {user}'s turn at {table}")
+
+
+def a_table_like(table: Table) -> Table:
+    """A new table of the same game, options and time per move, its players in the same seats."""
+    users = [seat.user for seat in table.seats.select_related("user").order_by("position")]
+    new = table_create(
+        user=users[0],
+        game=table.game,
+        num_seats=table.num_seats,
+        seconds_per_move=table.seconds_per_move,
+        options=table.options,
+        rated=table.rated,
+    )
+    for user in users[1:]:
+        table_join(table_id=new.pk, user=user)
+    new.refresh_from_db()
+    return new
 
 
 def a_table(game: str, players: list[User]) -> Table:

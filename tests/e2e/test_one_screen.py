@@ -1,11 +1,13 @@
 """Every game's table on one screen (#25.2): at a phone's, a tablet's and a laptop's size, when it
 is the signed-in player's turn, the page opens with the first legal move's control inside the
-viewport, without a scroll, and nothing spills sideways; and axe-core finds no violation on the
-page as it is laid out at that size.
+viewport, without a scroll and not under the docked line, and nothing spills sideways (where the
+first move is a card of Point City's market, the whole market is on the screen: any of its cards
+may be the one the player takes); and axe-core finds no violation on the page as it is laid out at
+that size.
 
 The tables are made through the services (random moves until it is the player's turn), several
-seat counts where a game has them (Slide's grids at 2 and 6 players, Point City alone and at four)
-and both of Slide's kinds of turn. One browser, one page per size.
+seat counts where a game has them (Slide's grids at 2 and 6 players, Point City alone and at four,
+with its longest instruction) and both of Slide's kinds of turn. One browser, one page per size.
 """
 
 from __future__ import annotations
@@ -57,6 +59,7 @@ def the_turns() -> list[Turn]:
         Turn("slide", 6, "slide"),
         Turn("point-city", 1),
         Turn("point-city", 4),
+        Turn("point-city", 4, "flip"),  # the longest instruction above the market
     ]
     games = {rules.slug for rules in playable_games()}
     return turns + [turn for turn in extra if turn.game in games]
@@ -75,7 +78,9 @@ def a_table_at_my_turn(turn: Turn, me: User, others: list[User], rng: random.Ran
 
 # Where the first legal move's control is, as the page opens. Its control is the button that
 # plays it; a Point City take or flip starts with a click on its (first) card in the market,
-# whose payments show only once two cards are picked.
+# whose payments show only once two cards are picked, so there every card of the market must be
+# on the screen too. A control under the docked line (a sticky .board-dock it is not part of)
+# cannot be clicked: it counts as off the screen.
 FIRST_MOVE = """([action, value]) => {
   const shown = el => !!el && el.getClientRects().length > 0
     && getComputedStyle(el).visibility !== "hidden";
@@ -87,10 +92,20 @@ FIRST_MOVE = """([action, value]) => {
     control = document.querySelector(`#board-form button.pc-cell[data-cell="${at}"]`);
   }
   if (!shown(control)) return null;
-  const box = control.getBoundingClientRect();
-  return {top: box.top, bottom: box.bottom, height: innerHeight, scrolled: scrollY,
+  const dock = [...document.querySelectorAll("#board-private[data-my-turn='1'] .board-dock")]
+    .find(shown);
+  const where = el => {
+    const box = el.getBoundingClientRect();
+    const over = dock && !dock.contains(el) ? dock.getBoundingClientRect() : null;
+    const covered = !!over && over.top < box.bottom && over.bottom > box.top;
+    return {top: box.top, bottom: box.bottom, covered, html: el.outerHTML.slice(0, 120)};
+  };
+  const offScreen = place => place.top < 0 || place.bottom > innerHeight + 1 || place.covered;
+  const market = [...document.querySelectorAll("#board-form .pc-market-pick .pc-cell")]
+    .map(where).filter(offScreen);
+  return {...where(control), height: innerHeight, scrolled: scrollY,
           wide: document.documentElement.scrollWidth, width: innerWidth,
-          control: control.outerHTML.slice(0, 120)};
+          offScreen: offScreen(where(control)), market};
 }"""
 
 
@@ -125,10 +140,16 @@ def test_every_game_s_first_move_is_on_the_first_screen(live_server, browser, mo
                 continue
             if found["scrolled"]:
                 wrong.append(f"{where}: the page opened scrolled by {found['scrolled']} px")
-            if found["top"] < 0 or found["bottom"] > found["height"] + 1:
+            if found["offScreen"]:
                 wrong.append(
-                    f"{where}: the first move is at {found['top']:.0f}-{found['bottom']:.0f} px, "
-                    f"the screen {found['height']} px tall: {found['control']}"
+                    f"{where}: the first move is at {found['top']:.0f}-{found['bottom']:.0f} px"
+                    f"{', under the docked line' if found['covered'] else ''}, "
+                    f"the screen {found['height']} px tall: {found['html']}"
+                )
+            for card in found["market"]:
+                wrong.append(
+                    f"{where}: a market card is at {card['top']:.0f}-{card['bottom']:.0f} px"
+                    f"{', under the docked line' if card['covered'] else ''}: {card['html']}"
                 )
             if found["wide"] > found["width"]:
                 wrong.append(f"{where}: the page is {found['wide']} px wide")
