@@ -111,6 +111,24 @@ def user_at(table: Table, position: int) -> User:
     return table.seats.get(position=position).user
 
 
+def play_a_legal_move(table: Table, rng: random.Random | None = None) -> Table:
+    """Plays a legal move of the first seat to act, through the service, as its user: the first
+    legal move, or one chosen by ``rng``."""
+    rules = get_rules(table.game)
+    table.refresh_from_db()
+    state = rules.from_json(table.state)
+    seat = rules.active_seats(state)[0]
+    actions = rules.legal_actions(state, seat)
+    move_play(
+        table_id=table.pk,
+        user=user_at(table, seat),
+        action=rng.choice(actions) if rng else actions[0],
+        version=table.version,
+    )
+    table.refresh_from_db()
+    return table
+
+
 def play_random_moves(
     table: Table, count: int, rng: random.Random | None = None, *, keep_running: bool = False
 ) -> Table:

@@ -15,6 +15,7 @@ from games.models import Table
 from games.rules import get_rules
 from games.services.moves import move_play
 from games.services.tables import table_create, table_join
+from tests.conftest import play_a_legal_move
 
 
 def until_turn_of(table: Table, user: User, rng: random.Random, kind: str | None = None) -> Table:
@@ -91,16 +92,5 @@ def elsewhere(function, /, *args: Any, **kwargs: Any) -> Any:
 
 def play_one(table: Table) -> int:
     """Plays a legal move through the service (on a thread of its own); the new version."""
-    rules = get_rules(table.game)
     table.refresh_from_db()
-    state = rules.from_json(table.state)
-    seat = rules.active_seats(state)[0]
-    elsewhere(
-        move_play,
-        table_id=table.pk,
-        user=table.seats.get(position=seat).user,
-        action=random.Random(table.version).choice(rules.legal_actions(state, seat)),
-        version=table.version,
-    )
-    table.refresh_from_db()
-    return table.version
+    return elsewhere(play_a_legal_move, table, random.Random(table.version)).version

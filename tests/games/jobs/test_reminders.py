@@ -15,11 +15,10 @@ from accounts.models import REMINDERS_OFF
 from games.jobs import sweeps
 from games.models import Reminder, Seat, Table
 from games.rules import get_rules
-from games.services.moves import move_play
 from games.services.presence import PRESENCE_REFRESH, seat_presence_touch
 from games.services.reminders import reminders_queue
 from games.services.tables import table_create, table_join
-from tests.conftest import client_for, user_at
+from tests.conftest import client_for, play_a_legal_move
 from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
@@ -39,23 +38,11 @@ def _new_game(first, second) -> Table:
     return table
 
 
-def _move(table: Table) -> None:
-    table.refresh_from_db()
-    state = DN.from_json(table.state)
-    seat = DN.active_seats(state)[0]
-    move_play(
-        table_id=table.pk,
-        user=user_at(table, seat),
-        action=DN.legal_actions(state, seat)[0],
-        version=table.version,
-    )
-
-
 def test_a_player_gets_one_email_listing_every_table_waiting_for_them(alice, bob, carol):
     tables = [_new_game(alice, bob), _new_game(alice, carol), _new_game(bob, carol)]
     for table in tables[:2]:  # make sure alice is the one to move at both
         if _waiting_seat(table).user != alice:
-            _move(table)
+            play_a_legal_move(table)
     later = timezone.now() + 2 * HOUR
     sweeps.sweep_reminders(later)
     to_alice = [m for m in mail.outbox if m.to == [alice.email]]
@@ -85,8 +72,8 @@ def test_no_reminder_before_the_players_delay_and_at_most_one_per_turn(running_t
 def test_each_new_turn_gets_its_own_reminder(running_table):
     first = _waiting_seat(running_table)
     sweeps.sweep_reminders(timezone.now() + 2 * HOUR)
-    _move(running_table)
-    _move(running_table)  # back to the same player, a new turn
+    play_a_legal_move(running_table)
+    play_a_legal_move(running_table)  # back to the same player, a new turn
     sweeps.sweep_reminders(timezone.now() + 2 * HOUR)
     to_first = [m for m in mail.outbox if m.to == [first.user.email]]
     assert len(to_first) == 2
@@ -98,8 +85,8 @@ def test_reminder_settings_immediately_and_off(running_table):
     for user, delay in [(seat.user, 0), (other.user, REMINDERS_OFF)]:
         user.reminder_delay = delay
         user.save()
-    _move(running_table)
-    _move(running_table)
+    play_a_legal_move(running_table)
+    play_a_legal_move(running_table)
     sweeps.sweep_reminders(timezone.now() + dt.timedelta(seconds=1))
     assert [m.to for m in mail.outbox] == [[seat.user.email]]
     sweeps.sweep_reminders(timezone.now() + 5 * 24 * HOUR)
@@ -170,7 +157,7 @@ def test_a_reminder_for_a_turn_already_played_is_not_sent(running_table):
     seat = _waiting_seat(running_table)
     later = timezone.now() + 2 * HOUR
     reminders_queue(kind=Reminder.Kind.TURN, now=later)
-    _move(running_table)
+    play_a_legal_move(running_table)
     sweeps.sweep_reminders(later)
     assert all(m.to != [seat.user.email] for m in mail.outbox)
     assert Reminder.objects.get(seat=seat).sent_at is not None

@@ -19,9 +19,8 @@ from django.utils import timezone
 from accounts.models import User
 from games.models import Move, Rating, Seat, Table
 from games.rules import get_rules
-from games.services.moves import move_play
 from games.services.tables import table_create, table_join
-from tests.conftest import client_for, user_at
+from tests.conftest import client_for, play_a_legal_move, user_at
 
 pytestmark = pytest.mark.django_db
 
@@ -40,15 +39,7 @@ def _table_with_moves(alice: User, bob: User, moves: int) -> Table:
     """A running game whose log holds ``moves`` moves: one real, the rest filler rows."""
     table = table_create(user=alice, game="district-noir", num_seats=2, seconds_per_move=86400)
     table_join(table_id=table.pk, user=bob)
-    table.refresh_from_db()
-    state = DN.from_json(table.state)
-    seat = DN.active_seats(state)[0]
-    move_play(
-        table_id=table.pk,
-        user=user_at(table, seat),
-        action=DN.legal_actions(state, seat)[0],
-        version=table.version,
-    )
+    play_a_legal_move(table)
     Move.objects.bulk_create(
         Move(table=table, seq=seq, version=0, position=seq % 2, action={"type": "filler"})
         for seq in range(2, moves + 1)
