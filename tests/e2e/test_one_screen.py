@@ -60,6 +60,7 @@ def the_turns() -> list[Turn]:
         Turn("point-city", 1),
         Turn("point-city", 4),
         Turn("point-city", 4, "flip"),  # the longest instruction above the market
+        Turn("point-city", 4, DRAW_ONLY),  # the pile's button is the one move
     ]
     games = {rules.slug for rules in playable_games()}
     return turns + [turn for turn in extra if turn.game in games]
@@ -72,8 +73,28 @@ def a_table_at_my_turn(turn: Turn, me: User, others: list[User], rng: random.Ran
         table_join(table_id=table.pk, user=player)
     # Into the game a little, as a table is when a player comes back to it: cards taken,
     # grids filled, cities built.
+    if turn.kind == DRAW_ONLY:
+        return only_the_draw_left(until_turn_of(table, me, rng))
     play_random_moves(table, rng.randrange(4, 16), rng, keep_running=True)
     return until_turn_of(table, me, rng, turn.kind)
+
+
+# A Point City turn where drawing is the only move: every market card shows its building side
+# (no line of resources to flip), and the player, at the start, has nothing to pay with.
+DRAW_ONLY = "draw only"
+
+
+def only_the_draw_left(table: Table) -> Table:
+    rules = get_rules(table.game)
+    position = table.seats.get(user=table.created_by).position
+    players = [dict(p) for p in table.state["players"]]
+    players[position] = dict(players[position], stock=[], city=[])
+    state = dict(table.state, up=[True] * len(table.state["up"]), players=players)
+    actions = rules.legal_actions(rules.from_json(state), position)
+    assert actions == [{"type": "draw"}], actions
+    Table.objects.filter(pk=table.pk).update(state=state, version=table.version + 1)
+    table.refresh_from_db()
+    return table
 
 
 # Where the first legal move's control is, as the page opens. Its control is the button that
@@ -101,7 +122,7 @@ FIRST_MOVE = """([action, value]) => {
     return {top: box.top, bottom: box.bottom, covered, html: el.outerHTML.slice(0, 120)};
   };
   const offScreen = place => place.top < 0 || place.bottom > innerHeight + 1 || place.covered;
-  const market = [...document.querySelectorAll("#board-form .pc-market-pick .pc-cell")]
+  const market = [...document.querySelectorAll("#board-form .pc-market-pick button.pc-cell")]
     .map(where).filter(offScreen);
   return {...where(control), height: innerHeight, scrolled: scrollY,
           wide: document.documentElement.scrollWidth, width: innerWidth,
@@ -124,7 +145,9 @@ def test_every_game_s_first_move_is_on_the_first_screen(live_server, browser, mo
     # Nobody watches; and this thread runs the browser's event loop, where a broadcast could
     # not run.
     monkeypatch.setattr(broadcast, "broadcast_table_changed", lambda *args, **kwargs: None)
-    me, others = UserFactory(username="axel"), [UserFactory() for _ in range(5)]
+    # Names as long as people's are (the seats' and scores' strips wrap as they do for them).
+    names = ["Magdalena Nová", "Bartholomew K", "Zsófia Kovács", "Jordi Puigvert", "Ľubomír H."]
+    me, others = UserFactory(username="axel"), [UserFactory(display_name=n) for n in names]
     rng = random.Random(2025)
     tables = [(turn, a_table_at_my_turn(turn, me, others, rng)) for turn in the_turns()]
     wrong: list[str] = []
