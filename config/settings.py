@@ -96,6 +96,7 @@ INSTALLED_APPS = [
     "axes",
     "accounts",
     "games",
+    "community",
 ]
 
 MIDDLEWARE = [

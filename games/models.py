@@ -72,6 +72,8 @@ class Table(models.Model):
     )
     # Not a column: set on the lobby's rows of the player's own tables (selectors.tables).
     waiting_for_me: bool
+    # Not a column: what the apps above note on such a row (games/extensions.py row_notes).
+    row_note: str
 
     class Meta:
         indexes = [

@@ -142,6 +142,12 @@ def test_no_module_outside_the_services_writes_a_model_itself():
     assert not found, "a write outside games/services/ (call a service):\n" + "\n".join(found)
 
 
+def test_community_writes_only_in_its_services_too():
+    """The apps above games keep the rule (the chat's views, socket handlers and pages)."""
+    found = writes_outside_services(ROOT / "community", ROOT)
+    assert not found, "a write outside community/services/:\n" + "\n".join(found)
+
+
 def test_the_check_reaches_the_views_the_consumer_and_the_jobs():
     """It reads what it is meant to: a service's own writes are found where it looks."""
     scanned = {p.relative_to(GAMES).parts[0] for p in GAMES.rglob("*.py")}

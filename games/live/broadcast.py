@@ -21,7 +21,14 @@ CHANGED = "table.changed"
 
 
 def group_name(table_id: int) -> str:
+    """Every open page of the table: nothing sent there carries a seat's private data."""
     return f"table-{table_id}"
+
+
+def players_group_name(table_id: int) -> str:
+    """The seated people's open pages of the table (the players' chat room): a spectator's
+    socket never joins it."""
+    return f"table-{table_id}-players"
 
 
 def changed_message(table_id: int, version: int, origin: str = "") -> dict[str, str | int]:

@@ -11,6 +11,9 @@
   ``#board-message``, and the changed parts) comes back on this socket only.
 - ``ping``, every 30 s: keeps the player's presence fresh and the socket in its group (a group
   membership expires in the channel layer, and is lost when Redis restarts empty).
+- The apps above (``games.extensions``) add groups for a page (the players' chat room, for a
+  seat), handle messages with their own keys (a chat line) and send their group messages'
+  HTML (``extension.event``): the table's chat rides on this one socket.
 - When the channel layer cannot be reached (Redis down or hanging), the socket is accepted and
   closed at once with ``LIVE_UNAVAILABLE`` (1013, "try again later"), never refused with a
   5xx: the page polls meanwhile and its socket tries again later (static/js/table.js).
@@ -33,7 +36,7 @@ from django.utils import translation
 from django.utils.translation import gettext
 
 from accounts.models import User
-from games import boards, submissions
+from games import boards, extensions, submissions
 from games.live import broadcast
 from games.models import Seat, Table
 from games.services.events import PAGE_ID_LENGTH
@@ -41,7 +44,8 @@ from games.services.presence import seat_presence_touch
 
 logger = logging.getLogger(__name__)
 
-# A move or a hello is a few hundred bytes; anything much larger is not from our page.
+# A move or a hello is a few hundred bytes, a chat line (500 characters) at most about 3,000
+# once in JSON; anything larger is not from our page, and is refused unread.
 MAX_MESSAGE_CHARS = 4000
 # The close code that tells the page "no live updates now; poll, and open me again later"
 # (RFC 6455's "Try Again Later": htmx's ws extension reconnects after it).
@@ -73,44 +77,57 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
             await self.close()
             return
         self.audience = audience
-        group = broadcast.group_name(self.table_id)
-        joined = await self._join(group)
+        self.page = extensions.SocketPage(
+            table_id=self.table_id,
+            user_id=audience.user_id,
+            position=audience.position,
+            language=self.language,
+            page_id=self.page_id,
+        )
+        # The table's group, and those the apps above add for this page (the players' chat
+        # room for a seat): a seat's private things travel only on a group of its own kind.
+        groups = [broadcast.group_name(self.table_id)]
+        groups += [group for hook in extensions.socket_groups for group in hook(self.page)]
+        joined = await self._join(groups)
         await self.accept()
         if not joined:
             self.closing = True
             await self.close(code=LIVE_UNAVAILABLE)
             return
-        self.group = group
+        self.groups_joined = groups
         await self._touch_presence()
 
-    async def _join(self, group: str) -> bool:
-        """Puts this socket in its table's group; False if the channel layer cannot be
-        reached (its calls give up within a socket timeout, and at once for a while after)."""
+    async def _join(self, groups: list[str]) -> bool:
+        """Puts this socket in its groups; False if the channel layer cannot be reached (its
+        calls give up within a socket timeout, and at once for a while after)."""
         try:
-            await self.channel_layer.group_add(group, self.channel_name)
+            for group in groups:
+                await self.channel_layer.group_add(group, self.channel_name)
         except Exception as exc:
             logger.info("table %s: no live updates for a socket: %r", self.table_id, exc)
             return False
         return True
 
     async def disconnect(self, code: int) -> None:
-        if hasattr(self, "group"):
-            # Redis is down: the membership expires there by itself.
+        # Redis is down: the memberships expire there by themselves.
+        for group in getattr(self, "groups_joined", []):
             with contextlib.suppress(Exception):
-                await self.channel_layer.group_discard(self.group, self.channel_name)
+                await self.channel_layer.group_discard(group, self.channel_name)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
-        if not hasattr(self, "group"):
+        if not hasattr(self, "groups_joined"):
             return  # closed at connect (no channel layer): nothing more to do
         if not text_data or text_data == "ping":
             # Joins again: a membership expires (channels-redis's group expiry) and is lost
             # when Redis restarts empty; this brings the pushes back within one heartbeat.
-            if not await self._join(self.group):
+            if not await self._join(self.groups_joined):
                 await self.live_unavailable({})
                 return
             await self._touch_presence()
             return
         if len(text_data) > MAX_MESSAGE_CHARS:
+            with translation.override(self.language):
+                await self.send_html(self._message(gettext("That message is too long.")))
             return
         try:
             message = json.loads(text_data)
@@ -123,6 +140,12 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
                 await self._hello(message)
             elif "action" in message:
                 await self.send_html(await self._move(message))
+            else:
+                handler = next(
+                    (h for key, h in extensions.socket_messages.items() if key in message), None
+                )
+                if handler is not None:
+                    await self.send_html(await handler(self.page, message))
         except Exception:  # a bug must not drop the page's socket: say so, and log it
             logger.exception("table %s: a socket message failed", self.table_id)
             with translation.override(self.language):
@@ -141,6 +164,12 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
         if event.get("version", 0) <= self.sent.version:
             return  # a board rendered since (from the table as it was then) is newer
         await self.send_html(await self._changed_parts())
+
+    async def extension_event(self, event: dict[str, Any]) -> None:
+        """A group message of an app above (``games.extensions.socket_events``, by its kind)."""
+        handler = extensions.socket_events.get(str(event.get("kind", "")))
+        if handler is not None:
+            await self.send_html(await handler(self.page, event))
 
     async def send_html(self, html: str) -> None:
         if html:

@@ -8,9 +8,11 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from games import extensions
 from games.catalog import playable_games, playable_rules
 from games.errors import GameError
 from games.forms.tables import (
@@ -37,8 +39,17 @@ def play_forms(rules: AnyRules, bound: TableCreateForm | None = None) -> dict[st
 
 def _lobby_context(request: HttpRequest, bound: TableCreateForm | None = None) -> dict[str, Any]:
     games = [play_forms(rules, bound) for rules in playable_games()]
+    lobby = lobby_for(request.user)
+    if request.user.is_authenticated and lobby.my_tables:
+        # What the apps above note on "your tables" (unread chat lines), all rows at once.
+        notes: dict[int, list[str]] = {}
+        for hook in extensions.row_notes:
+            for table_id, note in hook(request.user, lobby.my_tables).items():
+                notes.setdefault(table_id, []).append(note)
+        for table in lobby.my_tables:
+            table.row_note = mark_safe("".join(notes.get(table.pk, [])))
     return {
-        "lobby": lobby_for(request.user),
+        "lobby": lobby,
         "games": games,
     }
 

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest, JsonResponse
 from django.shortcuts import get_object_or_404, render
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
-from games import boards
+from games import boards, extensions
 from games.models import Table
 from games.rules import get_rules
 from games.selectors import replays
@@ -38,6 +39,9 @@ def table_replay(request: HtmxHttpRequest, table_id: int) -> HttpResponse:
     assert table.state is not None  # _finished_table: a finished game keeps its final state
     context["final_view"] = rules.view(rules.from_json(table.state), None)
     context["results"] = replays.table_results(table, replay.seats)
+    context["extra_panels"] = mark_safe(
+        "".join(panel(request, table) for panel in extensions.replay_panels)
+    )
     return render(request, "replays/page.html", context)
 
 

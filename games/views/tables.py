@@ -12,11 +12,12 @@ from django.middleware.csrf import get_token
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.html import format_html
+from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
 from accounts.prefs import session_user_id
-from games import boards, submissions
+from games import boards, extensions, submissions
 from games.catalog import get_game
 from games.errors import GameError
 from games.models import Seat, Table
@@ -129,6 +130,10 @@ def _table_page(
         "audience": audience,
         "message": boards.message_html(message),
         "game_script": game.script,
+        # What the apps above add under the board (the table's chat).
+        "extra_panels": mark_safe(
+            "".join(panel(request, table, audience.position) for panel in extensions.table_panels)
+        ),
     }
     return render(request, "tables/table.html", context, status=status)
 

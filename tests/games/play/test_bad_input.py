@@ -22,6 +22,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from accounts.models import User, Vacation
+from community.models import ChatLine, ChatReport, TableChat
 from games.bots import BOT_LEVELS
 from games.catalog import playable_games
 from games.models import Move, Reminder, Seat, Table
@@ -475,6 +476,14 @@ ENDPOINTS = [
     Endpoint("game_page", method="get", path_value=True, query=True),
     Endpoint("leaderboard", method="get", path_value=True, query=True),
     Endpoint("player_profile", method="get", path_value=True, query=True),
+    # The chat (#27.1): a room that does not exist, or a line nobody may write there.
+    Endpoint("chat_post", table="running", fields={"room": "kitchen", "chat_text": "hi"}),
+    Endpoint(
+        "chat_post", table="running", fields={"room": "kitchen", "chat_text": "hi"}, htmx=True
+    ),
+    Endpoint("chat_post", table="missing", fields={"room": "table", "chat_text": "hi"}),
+    Endpoint("chat_spectators", table="running", fields={"closed": "maybe"}),
+    Endpoint("chat_spectators", table="open", fields={"closed": "1"}, roles=("stranger",)),
 ]
 
 
@@ -488,7 +497,12 @@ def _everything() -> tuple:
     users = User.objects.order_by("pk").values_list(
         *[f.attname for f in User._meta.concrete_fields if f.name != "last_login"]
     )
-    return snapshot(), list(users), Vacation.objects.count(), Reminder.objects.count()
+    chat = (
+        list(ChatLine.objects.values_list("pk", "text")),
+        ChatReport.objects.count(),
+        list(TableChat.objects.values_list("table_id", "spectators_closed")),
+    )
+    return snapshot(), list(users), Vacation.objects.count(), Reminder.objects.count(), chat
 
 
 def _off_site(location: str) -> bool:

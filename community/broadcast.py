@@ -1,0 +1,46 @@
+"""A stored chat line, sent after its commit to its room's group on the table's socket
+(``games.live.broadcast`` names the groups): the table's group for the table's room, the
+players' group for the players' room, which only a seat's socket joins (``community.live``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+
+from community.models import ChatLine, Room
+from config import redis_guard
+from games.extensions import extension_event
+from games.live.broadcast import group_name, players_group_name
+
+LINE = "chat.line"
+
+
+def line_data(line: ChatLine) -> dict[str, Any]:
+    """What a page needs to show a line: no more than anyone in its room may read."""
+    return {
+        "id": line.pk,
+        "room": line.room,
+        "table": line.table_id,
+        "author_id": line.author_id,
+        "author_name": line.author.public_name,
+        "text": line.text,
+        "created_at": line.created_at.isoformat(),
+    }
+
+
+def line_posted(line: ChatLine) -> None:
+    """Sends a stored line to its room's open pages (skipped while the channel layer's Redis
+    fails: the pages poll their chat meanwhile)."""
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    group = (
+        players_group_name(line.table_id)
+        if line.room == Room.PLAYERS
+        else group_name(line.table_id)
+    )
+    send = async_to_sync(layer.group_send)
+    message = extension_event(LINE, line=line_data(line))
+    redis_guard.guarded(redis_guard.layer_url(), send, group, message)

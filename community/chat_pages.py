@@ -1,0 +1,121 @@
+"""The chat's HTML: the panel under a table's board and a replay, a room's older or newer lines,
+and the answer to a line written (over HTTP or the socket).
+
+Every line is rendered through the templates, which escape it: a line is text, links included.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from django.conf import settings
+from django.http import HttpRequest
+from django.template.loader import render_to_string
+from django.utils.translation import gettext as _
+
+from accounts.models import User
+from community.models import ChatLine, Room, TableChat
+from community.selectors.chat import may_read, may_write, room_lines
+from community.services.chat import MAX_LINE_CHARS, chat_line_post, chat_read_mark
+from games.errors import GameError
+from games.models import Table
+
+CHAT_POLL_SLOWER = 4
+
+
+def rooms_for(table: Table, user: Any, position: int | None) -> list[dict[str, Any]]:
+    """The rooms this viewer reads at the table, with their latest lines and whether (and why
+    not) they may write: the players' room first for a seat."""
+    seated = position is not None
+    rooms = []
+    for room in (Room.PLAYERS, Room.TABLE):
+        if not may_read(table, user, room, seated=seated):
+            continue
+        why_not = ""
+        if not user.is_authenticated:
+            why_not = _("Sign in to write in the chat.")
+        else:
+            why_not = may_write(table, user, room, seated=seated)
+        rooms.append({"room": room, "page": room_lines(table.pk, room), "why_not": why_not})
+    return rooms
+
+
+def table_panel(request: HttpRequest, table: Table, position: int | None) -> str:
+    """The chat under the board (``games.extensions.table_panels``); reading it marks the
+    table's lines read for the lobby."""
+    user = request.user
+    if user.is_authenticated and position is not None:
+        chat_read_mark(table_id=table.pk, user=user)
+    closed = TableChat.objects.filter(table=table, spectators_closed=True).exists()
+    context = {
+        "table": table,
+        "rooms": rooms_for(table, user, position),
+        "viewer_id": user.pk if user.is_authenticated else None,
+        "max_chars": MAX_LINE_CHARS,
+        "is_creator": user.is_authenticated and table.created_by_id == user.pk,
+        "spectators_closed": closed,
+        # While the socket is closed, a room asks for new lines a few times slower than the
+        # board polls (static/js/community/chat.js skips the poll while the socket is open).
+        "poll_ms": settings.TABLE_POLL_MS * CHAT_POLL_SLOWER,
+    }
+    return render_to_string("community/chat/panel.html", context, request=request)
+
+
+def replay_panel(request: HttpRequest, table: Table) -> str:
+    """A finished game's chat, both rooms, to read (``games.extensions.replay_panels``)."""
+    pages = [room_lines(table.pk, room) for room in (Room.PLAYERS, Room.TABLE)]
+    if not any(page.lines for page in pages):
+        return ""
+    rooms = [{"room": page.room, "page": page, "why_not": ""} for page in pages]
+    context = {
+        "table": table,
+        "rooms": rooms,
+        "viewer_id": request.user.pk if request.user.is_authenticated else None,
+        "read_only": True,
+    }
+    return render_to_string("community/chat/panel.html", context, request=request)
+
+
+def lines_html(
+    table: Table, user: Any, room: str, lines: list[ChatLine], more_before: int | None
+) -> str:
+    context = {
+        "table": table,
+        "lines": lines,
+        "more_before": more_before,
+        "room": room,
+        "viewer_id": user.pk if user.is_authenticated else None,
+    }
+    return render_to_string("community/chat/lines.html", context)
+
+
+@dataclass(frozen=True)
+class Answer:
+    html: str
+    status: int
+
+
+def post_answer(
+    *, table_id: int, user: User | None, room: object, text: object, live: bool
+) -> Answer:
+    """Posts a line; the answer for the writer's page: the reason of a refusal in the room's
+    status line (its text kept in the field), or the field emptied. Over HTTP the new line comes
+    with it; over the socket it comes, as to everyone, from the room's group."""
+    room_name = room if room in Room.values else ""
+    if user is None:
+        return _status(room_name, _("Sign in to write in the chat."), 403)
+    try:
+        line = chat_line_post(table_id=table_id, user=user, room=str(room), text=text)
+    except GameError as exc:
+        return _status(room_name, exc.message, exc.status)
+    html = render_to_string(
+        "community/chat/posted.html",
+        {"line": line, "room": line.room, "viewer_id": user.pk, "with_line": not live},
+    )
+    return Answer(html, 200)
+
+
+def _status(room: str, message: str, status: int) -> Answer:
+    html = render_to_string("community/chat/status.html", {"room": room, "message": message})
+    return Answer(html, status)

@@ -1,0 +1,83 @@
+"""The chat on the table's socket (``games.extensions``): a line goes to its room's group after
+the commit, and each open page renders it in its own language; a line written over the socket is
+posted through the same service as over HTTP.
+
+The players' room travels only on the players' group (``players_group_name``), which a socket
+joins only for a seat: a spectator's page never receives it.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from asgiref.sync import sync_to_async
+from channels.db import database_sync_to_async
+from django.template.loader import render_to_string
+from django.utils import translation
+
+from community.models import Room
+from games.extensions import SocketPage
+from games.live.broadcast import players_group_name
+
+
+def groups_for(page: SocketPage) -> list[str]:
+    """A seat's socket joins the players' room too."""
+    return [players_group_name(page.table_id)] if page.position is not None else []
+
+
+def render_line(page: SocketPage, data: dict[str, Any]) -> str:
+    line = {**data, "created_at": dt.datetime.fromisoformat(data["created_at"])}
+    with translation.override(page.language):
+        return render_to_string(
+            "community/chat/pushed_line.html",
+            {"line": line, "viewer_id": page.user_id, "room": data["room"]},
+        )
+
+
+async def on_line(page: SocketPage, event: dict[str, Any]) -> str:
+    data = event.get("line")
+    if not isinstance(data, dict) or data.get("table") != page.table_id:
+        return ""
+    if data.get("room") == Room.PLAYERS and page.position is None:
+        return ""  # never: a spectator's socket is not in the players' group
+    html: str = await sync_to_async(render_line, thread_sensitive=False)(page, data)
+    return html
+
+
+async def on_chat_message(page: SocketPage, message: dict[str, Any]) -> str:
+    """A line sent over the socket: ``{"chat_text": ..., "room": ...}``."""
+    answer: str = await database_sync_to_async(post_over_socket)(page, message)
+    return answer
+
+
+def post_over_socket(page: SocketPage, message: dict[str, Any]) -> str:
+    from accounts.models import User
+    from community.chat_pages import post_answer
+
+    user = User.objects.filter(pk=page.user_id).first() if page.user_id else None
+    with translation.override(page.language):
+        return post_answer(
+            table_id=page.table_id,
+            user=user,
+            room=message.get("room"),
+            text=message.get("chat_text"),
+            live=True,
+        ).html
+
+
+async def on_chat_seen(page: SocketPage, message: dict[str, Any]) -> str:
+    """The page showed new lines to its reader (static/js/community/chat.js, at most every few
+    seconds): the lobby stops counting them."""
+    if page.user_id is not None and page.position is not None:
+        await database_sync_to_async(mark_seen)(page)
+    return ""
+
+
+def mark_seen(page: SocketPage) -> None:
+    from accounts.models import User
+    from community.services.chat import chat_read_mark
+
+    user = User.objects.filter(pk=page.user_id).first() if page.user_id is not None else None
+    if user is not None:
+        chat_read_mark(table_id=page.table_id, user=user)

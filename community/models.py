@@ -1,0 +1,96 @@
+"""The table's chat: its lines in two rooms, what each reader has read, the reports of lines, and
+whether a table's room is closed to spectators."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+from games.models import Table
+
+
+class Room(models.TextChoices):
+    """The players' room: the seated people alone read and write it (a spectator's page, JSON
+    and socket never get it). The table's room: everyone at the table page."""
+
+    PLAYERS = "players", _("players")
+    TABLE = "table", _("table")
+
+
+class ChatLine(models.Model):
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="chat_lines")
+    room = models.CharField(_("room"), max_length=8, choices=Room.choices)
+    author = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="chat_lines"
+    )
+    text = models.CharField(_("text"), max_length=500)
+    created_at = models.DateTimeField(_("written"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("chat line")
+        verbose_name_plural = _("chat lines")
+        indexes = [
+            # A room's latest lines, and the lines before one (older ones on scroll).
+            models.Index(fields=["table", "room", "-id"], name="chat_room_latest"),
+            # A writer's latest lines, for the flood and repeat limits.
+            models.Index(fields=["author", "-created_at"], name="chat_author_latest"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.author}: {self.text[:40]}"
+
+    @property
+    def author_name(self) -> str:
+        return self.author.public_name
+
+
+class ChatRead(models.Model):
+    """The last line a reader has seen at a table (both rooms): the lobby counts the rest."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="+")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    last_line_id = models.BigIntegerField(default=0)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["user", "table"], name="chat_read_once_per_table")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} read table {self.table_id} up to line {self.last_line_id}"
+
+
+class ChatReport(models.Model):
+    """A reader's report of a line, for the moderators (Django's admin)."""
+
+    line = models.ForeignKey(ChatLine, on_delete=models.CASCADE, related_name="reports")
+    reporter = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="chat_reports"
+    )
+    created_at = models.DateTimeField(_("reported"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("chat report")
+        verbose_name_plural = _("chat reports")
+        constraints = [
+            models.UniqueConstraint(fields=["line", "reporter"], name="chat_report_once")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.reporter} on {self.line}"
+
+
+class TableChat(models.Model):
+    """A table's chat settings; no row: both rooms open."""
+
+    table = models.OneToOneField(Table, on_delete=models.CASCADE, related_name="chat")
+    spectators_closed = models.BooleanField(
+        _("table's room closed to spectators"),
+        default=False,
+        help_text=_("Spectators read the table's room but cannot write in it."),
+    )
+
+    def __str__(self) -> str:
+        closed = "closed to" if self.spectators_closed else "open to"
+        return f"table {self.table_id}: {closed} spectators"

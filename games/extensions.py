@@ -1,0 +1,64 @@
+"""What the apps above ``games`` add to its pages and its socket, without ``games`` importing
+them (``docs/architecture.md``, "The apps above games"): registries they fill in their ``ready()``.
+
+- ``table_panels``: HTML after the board on a table's page (the chat, under it on a phone);
+- ``replay_panels``: HTML after a replay's board (the chat of a finished game);
+- ``row_notes``: a short note per table in the lobby's "your tables" (unread chat lines), for all
+  the rows at once, in a fixed number of queries;
+- ``socket_groups``: the groups a table's socket joins besides the table's own (the players'
+  chat room, for a seat only);
+- ``socket_messages``: what a table's socket does with a message that carries a given key (a chat
+  line sent over the socket); its answer goes back to that socket only;
+- ``socket_events``: what a table's socket sends its page for a group message of a given kind
+  (``{"type": "extension.event", "kind": ...}``), rendered in that page's language.
+
+Each handler is called for every page and socket; it must be cheap and must decide itself what
+its viewer may see.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from django.http import HttpRequest
+
+    from accounts.models import User
+    from games.models import Table
+
+# The group message type a table's socket hands to ``socket_events`` by its ``kind``.
+EXTENSION_EVENT = "extension.event"
+
+
+@dataclass(frozen=True)
+class SocketPage:
+    """The page a table's socket serves: its table, viewer, seat (None: a spectator), language
+    and page id."""
+
+    table_id: int
+    user_id: int | None
+    position: int | None
+    language: str
+    page_id: str
+
+
+TablePanel = Callable[["HttpRequest", "Table", "int | None"], str]
+ReplayPanel = Callable[["HttpRequest", "Table"], str]
+RowNotes = Callable[["User", "list[Table]"], dict[int, str]]
+SocketGroups = Callable[[SocketPage], list[str]]
+SocketMessage = Callable[[SocketPage, dict[str, Any]], Awaitable[str]]
+SocketEvent = Callable[[SocketPage, dict[str, Any]], Awaitable[str]]
+
+table_panels: list[TablePanel] = []
+replay_panels: list[ReplayPanel] = []
+row_notes: list[RowNotes] = []
+socket_groups: list[SocketGroups] = []
+socket_messages: dict[str, SocketMessage] = {}
+socket_events: dict[str, SocketEvent] = {}
+
+
+def extension_event(kind: str, **data: Any) -> dict[str, Any]:
+    """A group message for ``socket_events[kind]``."""
+    return {"type": EXTENSION_EVENT, "kind": kind, **data}
