@@ -15,8 +15,8 @@ from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
 
 from accounts.models import User
-from community.models import ChatLine, Room, TableChat
-from community.selectors.chat import may_read, may_write, room_lines
+from community.models import ChatLine, Room
+from community.selectors.chat import may_read, may_write, room_lines, spectators_closed
 from community.services.chat import MAX_LINE_CHARS, chat_line_post, chat_read_mark
 from games.errors import GameError
 from games.models import Table
@@ -24,7 +24,7 @@ from games.models import Table
 CHAT_POLL_SLOWER = 4
 
 
-def rooms_for(table: Table, user: Any, position: int | None) -> list[dict[str, Any]]:
+def rooms_for(table: Table, user: Any, position: int | None, closed: bool) -> list[dict[str, Any]]:
     """The rooms this viewer reads at the table, with their latest lines and whether (and why
     not) they may write: the players' room first for a seat."""
     seated = position is not None
@@ -32,28 +32,31 @@ def rooms_for(table: Table, user: Any, position: int | None) -> list[dict[str, A
     for room in (Room.PLAYERS, Room.TABLE):
         if not may_read(table, user, room, seated=seated):
             continue
-        why_not = ""
         if not user.is_authenticated:
             why_not = _("Sign in to write in the chat.")
         else:
-            why_not = may_write(table, user, room, seated=seated)
+            why_not = may_write(table, user, room, seated=seated, closed=closed)
         rooms.append({"room": room, "page": room_lines(table.pk, room), "why_not": why_not})
     return rooms
 
 
 def table_panel(request: HttpRequest, table: Table, position: int | None) -> str:
-    """The chat under the board (``games.extensions.table_panels``); reading it marks the
-    table's lines read for the lobby."""
+    """The chat under the board (``games.extensions.table_panels``), in at most four queries
+    however long the chat: each room's lines, whether the table's room is closed to
+    spectators, and, for a seat shown lines, the mark that it read them."""
     user = request.user
-    if user.is_authenticated and position is not None:
-        chat_read_mark(table_id=table.pk, user=user)
-    closed = TableChat.objects.filter(table=table, spectators_closed=True).exists()
+    is_creator = user.is_authenticated and table.created_by_id == user.pk
+    closed = spectators_closed(table)  # a spectator's field and the creator's switch
+    rooms = rooms_for(table, user, position, closed)
+    latest = max((room["page"].lines[-1].pk for room in rooms if room["page"].lines), default=0)
+    if user.is_authenticated and position is not None and latest:
+        chat_read_mark(table_id=table.pk, user=user, line_id=latest)
     context = {
         "table": table,
-        "rooms": rooms_for(table, user, position),
+        "rooms": rooms,
         "viewer_id": user.pk if user.is_authenticated else None,
         "max_chars": MAX_LINE_CHARS,
-        "is_creator": user.is_authenticated and table.created_by_id == user.pk,
+        "is_creator": is_creator,
         "spectators_closed": closed,
         # While the socket is closed, a room asks for new lines a few times slower than the
         # board polls (static/js/community/chat.js skips the poll while the socket is open).

@@ -41,6 +41,13 @@ def parse_args() -> argparse.Namespace:
         default=0.0,
         help="seconds a player thinks before a move (on average)",
     )
+    parser.add_argument(
+        "--chat",
+        type=float,
+        default=0.0,
+        help="seconds between one player's lines in the players' chat room, over the socket"
+        " (on average; live pages only; 0: no chat)",
+    )
     parser.add_argument("--server", choices=("uvicorn", "daphne"), default="uvicorn")
     parser.add_argument("--servers", type=int, default=2, help="server processes")
     parser.add_argument(

@@ -32,6 +32,8 @@ class Player:
             tuple[int, int], float
         ] = {}  # (table, version) -> when a move was posted
         self.table_mates: list[Player] = []
+        self.chat_every = 0.0  # seconds between this player's chat lines (live pages; 0: none)
+        self.chat_sent: dict[str, float] = {}  # a line's token -> when it went over the socket
         self.page_id = ""  # the open table page's id (live pages)
 
     async def close(self) -> None:

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import asyncio
 import json
+import math
+import re
 import secrets
 import time
 
@@ -22,6 +24,11 @@ ANSWER_TIMEOUT = 60.0  # seconds a page waits for its move's answer on the socke
 LIVE_POLL = 30.0  # seconds between a live page's pings and safety polls (table.js, public.html)
 FALLBACK_POLL = 2.5  # seconds between a page's polls while it has no socket (TABLE_POLL_MS)
 LIVE_UNAVAILABLE = 1013  # the server's close code: no channel layer now (games/live/consumers.py)
+# A chat line pushed to a page (community/chat/pushed_line.html), and the bench's token in it.
+CHAT_LINE = re.compile(r'id="chat-lines-[a-z]+"')
+CHAT_TOKEN = re.compile(r"bench-line-([0-9a-f]{16})")
+CHAT_ANSWER = re.compile(r'id="chat-status-[a-z]+"')
+CHAT_REFUSED = re.compile(r'class="chat-status refused"[^>]*>([^<]*)<')
 
 
 async def play_live(player: Player, table_id: int, game: str, stop_at: float, think: float) -> bool:
@@ -116,6 +123,9 @@ async def live_session(
         await socket_.close()
 
 
+CHAT_WORDS = ["nice", "move", "hmm", "again", "good", "luck", "wow", "your", "turn", "cards"]
+
+
 class LivePage:
     """A table page with its websocket open: the board it shows, and what it does on it."""
 
@@ -134,10 +144,43 @@ class LivePage:
         self.board = board
         self.next_tick = time.monotonic() + LIVE_POLL  # the page's ping and safety poll
         self.pending = False  # a move sent, its answer not come yet
+        self.next_chat = self.chat_due()  # when this page's player writes their next line
 
     @property
     def stats(self) -> Stats:
         return self.player.stats
+
+    def chat_due(self) -> float:
+        every = self.player.chat_every
+        return time.monotonic() + self.player.rng.uniform(0.5, 1.5) * every if every else math.inf
+
+    async def say(self) -> None:
+        """A line in the players' room, over the socket (static/js/community/chat.js): its
+        token lets the other seats' pages time its push."""
+        token = secrets.token_hex(8)
+        words = " ".join(self.player.rng.choice(CHAT_WORDS) for _ in range(4))
+        self.player.chat_sent[token] = time.perf_counter()
+        text = f"{words} bench-line-{token}"
+        await self.socket.send(json.dumps({"chat_text": text, "room": "players"}))
+
+    def chat_message(self, message: str) -> bool:
+        """A chat line pushed to this page, or the answer to this page's own line: timed and
+        counted; False for anything else."""
+        if CHAT_LINE.search(message):
+            self.record("chat", message)
+            found = CHAT_TOKEN.search(message)
+            if found is not None:
+                for mate in self.player.table_mates:
+                    if mate is not self.player and found.group(1) in mate.chat_sent:
+                        sent = mate.chat_sent[found.group(1)]
+                        self.stats.latency["chat push"].append((time.perf_counter() - sent) * 1000)
+            return True
+        if CHAT_ANSWER.search(message):
+            refused = CHAT_REFUSED.search(message)
+            if refused is not None:
+                self.stats.error(f"a chat line at table {self.table_id}: {refused.group(1)}")
+            return True
+        return False
 
     async def receive(self, until: float) -> str | None:
         """The socket's next message, or None at ``until``; meanwhile, every 30 s, the page's
@@ -146,6 +189,10 @@ class LivePage:
             now = time.monotonic()
             if now >= until:
                 return None
+            if now >= self.next_chat:
+                self.next_chat = self.chat_due()
+                await self.say()
+                continue
             if now >= self.next_tick:
                 self.next_tick = now + LIVE_POLL
                 await self.socket.send("ping")
@@ -154,7 +201,7 @@ class LivePage:
                 continue
             try:
                 message = await asyncio.wait_for(
-                    self.socket.recv(), min(until, self.next_tick) - now
+                    self.socket.recv(), min(until, self.next_tick, self.next_chat) - now
                 )
             except TimeoutError:
                 continue
@@ -165,7 +212,9 @@ class LivePage:
         self.stats.socket_message(self.game, kind, message, self.wire, self.count.window_bits)
 
     def pushed(self, message: str) -> None:
-        """A push: the parts of the board that changed for this page."""
+        """A push: the parts of the board that changed for this page (or a chat line)."""
+        if self.chat_message(message):
+            return
         board = parse_board(message, self.board)
         if board is None:
             return

@@ -150,6 +150,15 @@ def markdown(result: dict, command: str) -> str:
             f" | {cpu.get('postgres', 0)} | {'-' if share is None else f'{100 * share:.1f}%'}"
             f" | {phase['errors']} | {phase['refused']} |"
         )
+    chat = [phase for phase in phases if phase["latency_ms"].get("chat push")]
+    if chat:
+        lines.append("")
+        lines += [
+            f"Chat, a line every {setup.get('chat_s')} s from each player, over the socket:"
+            f" {phase['players']} players, push to the other seats p50 / p95 / p99"
+            f" {lat(phase, 'chat push')} ms ({phase['latency_ms']['chat push']['count']} pushes)."
+            for phase in chat
+        ]
     lines += ["", f"pgbench, the move-shaped transaction: {result.get('pgbench_tps', 0):.0f} tps."]
     peer = result.get("peer")
     if peer:

@@ -113,6 +113,7 @@ async def main(args: argparse.Namespace) -> dict:
             "server": f"{args.server} x{args.servers}",
             "pages": "live (websocket)" if args.live else f"polling every {args.poll} s",
             "think_s": args.think,
+            "chat_s": args.chat,
             "games": [game for game, _seats in games],
         },
     }
@@ -124,6 +125,8 @@ async def main(args: argparse.Namespace) -> dict:
         pids = " ".join(str(proc.pid) for proc in stack.procs)
         print(f"stack up: {', '.join(stack.urls)}, database {stack.db}, pids {pids}", flush=True)
         players = await signed_in(stack, max(sizes), args.seed)
+        for player in players:
+            player.chat_every = args.chat
         last_tables: list[tuple[str, int]] = []
         for n in sizes:
             phase, tables = await measured_phase(stack, players[:n], args, games)

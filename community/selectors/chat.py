@@ -37,14 +37,25 @@ def may_read(
     return is_seated(table, user) if seated is None else seated
 
 
-def may_write(table: Table, user: User, room: str, seated: bool | None = None) -> str:
-    """Why ``user`` cannot write in this room now, or "" if they can."""
+def spectators_closed(table: Table) -> bool:
+    return TableChat.objects.filter(table=table, spectators_closed=True).exists()
+
+
+def may_write(
+    table: Table,
+    user: User,
+    room: str,
+    seated: bool | None = None,
+    closed: bool | None = None,
+) -> str:
+    """Why ``user`` cannot write in this room now, or "" if they can (``seated`` and
+    ``closed``, when the caller knows them, spare a query each)."""
     seated = is_seated(table, user) if seated is None else seated
     if room == Room.PLAYERS:
         return "" if seated else _("Only the players at this table write in the players' room.")
     if seated:
         return ""
-    if TableChat.objects.filter(table=table, spectators_closed=True).exists():
+    if spectators_closed(table) if closed is None else closed:
         return _("The table's creator has closed this room to spectators.")
     return ""
 

@@ -92,14 +92,18 @@ def chat_line_post(*, table_id: int, user: User, room: str, text: object) -> Cha
     return line
 
 
-def chat_read_mark(*, table_id: int, user: User) -> None:
-    """Remembers that ``user`` has read every line of the table so far (page shown, socket
-    open): the lobby's "your tables" counts only newer ones."""
-    latest = (
-        ChatLine.objects.filter(table_id=table_id).order_by("-id").values_list("id", flat=True)
-    ).first()
-    if latest is not None:
-        _mark_read(table_id=table_id, user=user, line_id=latest)
+def chat_read_mark(*, table_id: int, user: User, line_id: int | None = None) -> None:
+    """Remembers that ``user`` has read the table's lines up to ``line_id`` (the latest the page
+    shows; without it, the latest there is): the lobby's "your tables" counts only newer ones."""
+    if line_id is None:
+        line_id = (
+            ChatLine.objects.filter(table_id=table_id)
+            .order_by("-id")
+            .values_list("id", flat=True)
+            .first()
+        )
+    if line_id:
+        _mark_read(table_id=table_id, user=user, line_id=line_id)
 
 
 def _mark_read(*, table_id: int, user: User, line_id: int) -> None:

@@ -1,10 +1,16 @@
 """The most queries a page may cost (invariant 4: a fixed number, however long the game, the
 log or the player's record), where the tests of more than one module count a page against it."""
 
-# Session, user, then the page's own queries.
-TABLE_PAGE_QUERIES = 5
+# The table's chat under a board (community/chat_pages.py): each room's latest lines, whether
+# the table's room is closed to spectators (a spectator's page and the creator's), and a seat's
+# mark that it read the lines shown.
+CHAT_QUERIES = 4
+# The chat of a finished game under its replay: each room's latest lines.
+REPLAY_CHAT_QUERIES = 2
+# Session, user, then the page's own queries, and the chat under the board.
+TABLE_PAGE_QUERIES = 5 + CHAT_QUERIES
 # Session and user, the player, ratings, chart, record, running tables and their
 # seats, finished tables (count, page, seats) and their rating changes.
 PROFILE_QUERIES = 12
 # Session and user, then the table, its seats, its moves and its rating changes.
-REPLAY_QUERIES = 6
+REPLAY_QUERIES = 6 + REPLAY_CHAT_QUERIES

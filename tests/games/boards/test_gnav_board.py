@@ -90,13 +90,14 @@ def _text(fragment: str) -> str:
 
 def _board(page: str) -> str:
     """The board of a table page: its public part and the viewer's private part."""
-    return page.split('<div id="board"', 1)[1]
+    return page.split('<div id="board"', 1)[1].split('<div id="board-message"', 1)[0]
 
 
 def _public(page: str) -> str:
     """The public part: the board's top, then its end (the private part comes between)."""
     top = page.split('<div id="board-public"', 1)[1].split('<div id="board-private"', 1)[0]
-    return top + page.split('<div id="board-public-end"', 1)[1]
+    end = page.split('<div id="board-public-end"', 1)[1]
+    return top + end.split('<div id="board-message"', 1)[0]  # the board ends there (chat after)
 
 
 def _private(page: str) -> str:

@@ -230,7 +230,7 @@ def test_after_the_end_nothing_is_marked_for_a_next_move(make_user, num_players)
     state = _playout(num_players, seed=3, difficulty=2)
     for seat, user in _viewers(table, make_user()):
         page = _show(table, state, user)
-        board = page[page.index('<div id="board"') :]
+        board = page[page.index('<div id="board"') : page.index('<div id="board-message"')]
         # What comes next (play again, the replay, the lobby) is no move of this game.
         board = re.sub(r'<nav class="next-steps.*?</nav>', "", board, flags=re.S)
         assert "The game is over." in board

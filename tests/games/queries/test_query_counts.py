@@ -22,7 +22,7 @@ from tests.support.page_queries import TABLE_PAGE_QUERIES
 
 pytestmark = pytest.mark.django_db
 
-LOBBY_QUERIES = 8
+LOBBY_QUERIES = 9  # with the unread chat lines of the player's tables, one query for all
 POLL_QUERIES = 1
 
 
