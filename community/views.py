@@ -18,12 +18,7 @@ from community.services import chat as chat_services
 from games.errors import GameError
 from games.models import Table
 from games.views.requests import SignedInRequest
-
-
-def whole_number(text: str) -> int | None:
-    if text.isascii() and text.isdigit() and len(text) <= 18:
-        return int(text)
-    return None
+from games.views.tables import whole_number
 
 
 @require_POST

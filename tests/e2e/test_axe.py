@@ -23,6 +23,7 @@ from axe_playwright_python.base import AXE_SCRIPT
 from django.urls import reverse
 
 from accounts.models import User
+from community.models import ChatLine
 from games.catalog import playable_games
 from games.live import broadcast
 from games.services.tables import table_create
@@ -53,6 +54,12 @@ def the_visits(me: User, players: list[User]) -> list[Visit]:
         slug = rules.slug
         finished = play_to_the_end(a_table(slug, [me, *players]), rng)
         running = until_turn_of(a_table(slug, [me, *players]), me, rng)
+        # The chat with lines in both rooms (another's with its report button, and one's own),
+        # under the running board and in the finished game's replay.
+        for table in (running, finished):
+            say = [(players[0], "players", "good luck"), (me, "table", "thanks, you too")]
+            for author, room, text in say:
+                ChatLine.objects.create(table=table, room=room, author=author, text=text)
         table_url = reverse("table_detail", args=[running.pk])
         # The replay's last step shows the result and every hand, as the finished table does.
         the_end = f"{reverse('table_replay', args=[finished.pk])}?step={finished.moves.count()}"
