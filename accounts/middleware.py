@@ -12,7 +12,8 @@ from collections.abc import Callable
 from django.http import HttpRequest, HttpResponse
 from django.utils import timezone, translation
 
-from accounts.prefs import user_prefs
+from accounts.online import online_mark
+from accounts.prefs import session_user_id, user_prefs
 
 
 class UserTimeZoneMiddleware:
@@ -50,3 +51,17 @@ class UserLanguageMiddleware:
         response = self.get_response(request)
         response.headers.setdefault("Content-Language", translation.get_language())
         return response
+
+
+class OnlineMarkMiddleware:
+    """Every request of a signed-in player marks them online (``accounts.online``: the cache
+    only, from the session's user id; no row is read)."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        user_id = session_user_id(request)
+        if user_id is not None:
+            online_mark(user_id)
+        return self.get_response(request)

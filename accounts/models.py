@@ -135,3 +135,57 @@ class Vacation(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user} {self.starts_at:%Y-%m-%d} to {self.ends_at:%Y-%m-%d}"
+
+
+class Follow(models.Model):
+    """One player following another [lichess: at most ``FOLLOW_CAP``]; two follows, one each
+    way, make two friends."""
+
+    follower = models.ForeignKey(User, on_delete=models.CASCADE, related_name="following_rows")
+    followed = models.ForeignKey(User, on_delete=models.CASCADE, related_name="follower_rows")
+    created_at = models.DateTimeField(_("since"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("follow")
+        verbose_name_plural = _("follows")
+        constraints = [
+            models.UniqueConstraint(fields=["follower", "followed"], name="follow_once"),
+            models.CheckConstraint(
+                condition=~models.Q(follower=models.F("followed")), name="follow_not_self"
+            ),
+        ]
+        indexes = [models.Index(fields=["followed", "follower"], name="follow_followed")]
+
+    def __str__(self) -> str:
+        return f"{self.follower_id} follows {self.followed_id}"
+
+
+class Block(models.Model):
+    """One player blocking another, with three switches [OGS]; each is on by default.
+
+    ``hide_lines``: the blocked player's chat lines are hidden from the blocker everywhere.
+    ``no_games``: neither is seated with the other (a join, a rematch, later a tournament), and
+    neither sees the other's open tables. ``no_contact``: no challenge or notification from the
+    blocked player reaches the blocker.
+    """
+
+    blocker = models.ForeignKey(User, on_delete=models.CASCADE, related_name="blocks_made")
+    blocked = models.ForeignKey(User, on_delete=models.CASCADE, related_name="blocks_received")
+    hide_lines = models.BooleanField(_("hide their chat lines from me"), default=True)
+    no_games = models.BooleanField(_("no games with them"), default=True)
+    no_contact = models.BooleanField(_("no challenges or notifications from them"), default=True)
+    created_at = models.DateTimeField(_("since"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("block")
+        verbose_name_plural = _("blocks")
+        constraints = [
+            models.UniqueConstraint(fields=["blocker", "blocked"], name="block_once"),
+            models.CheckConstraint(
+                condition=~models.Q(blocker=models.F("blocked")), name="block_not_self"
+            ),
+        ]
+        indexes = [models.Index(fields=["blocked", "blocker"], name="block_blocked")]
+
+    def __str__(self) -> str:
+        return f"{self.blocker_id} blocks {self.blocked_id}"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.contrib import admin
 
-from community.models import ChatLine, ChatReport
+from community.models import ChatLine, ChatReport, PlayerReport
 
 
 @admin.register(ChatLine)
@@ -19,3 +19,11 @@ class ChatLineAdmin(admin.ModelAdmin):
 class ChatReportAdmin(admin.ModelAdmin):
     list_display = ["created_at", "reporter", "line"]
     raw_id_fields = ["line", "reporter"]
+
+
+@admin.register(PlayerReport)
+class PlayerReportAdmin(admin.ModelAdmin):
+    list_display = ["created_at", "reporter", "reported", "reason", "details"]
+    list_filter = ["reason"]
+    search_fields = ["reported__username", "reporter__username", "details"]
+    raw_id_fields = ["reported", "reporter"]

@@ -9,6 +9,7 @@ from typing import Any
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 
+from accounts.models import Block
 from community.models import ChatLine, Room
 from config import redis_guard
 from games.extensions import extension_event
@@ -30,6 +31,15 @@ def line_data(line: ChatLine) -> dict[str, Any]:
     }
 
 
+def hidden_from(line: ChatLine) -> list[int]:
+    """The readers who blocked this line's author from their chat: their pages drop it."""
+    return list(
+        Block.objects.filter(blocked_id=line.author_id, hide_lines=True).values_list(
+            "blocker_id", flat=True
+        )
+    )
+
+
 def line_posted(line: ChatLine) -> None:
     """Sends a stored line to its room's open pages (skipped while the channel layer's Redis
     fails: the pages poll their chat meanwhile)."""
@@ -42,5 +52,5 @@ def line_posted(line: ChatLine) -> None:
         else group_name(line.table_id)
     )
     send = async_to_sync(layer.group_send)
-    message = extension_event(LINE, line=line_data(line))
+    message = extension_event(LINE, line=line_data(line), hidden_from=hidden_from(line))
     redis_guard.guarded(redis_guard.layer_url(), send, group, message)

@@ -36,7 +36,8 @@ def rooms_for(table: Table, user: Any, position: int | None, closed: bool) -> li
             why_not = _("Sign in to write in the chat.")
         else:
             why_not = may_write(table, user, room, seated=seated, closed=closed)
-        rooms.append({"room": room, "page": room_lines(table.pk, room), "why_not": why_not})
+        page = room_lines(table.pk, room, viewer_id=user.pk)
+        rooms.append({"room": room, "page": page, "why_not": why_not})
     return rooms
 
 
@@ -67,7 +68,8 @@ def table_panel(request: HttpRequest, table: Table, position: int | None) -> str
 
 def replay_panel(request: HttpRequest, table: Table) -> str:
     """A finished game's chat, both rooms, to read (``games.extensions.replay_panels``)."""
-    pages = [room_lines(table.pk, room) for room in (Room.PLAYERS, Room.TABLE)]
+    viewer_id = request.user.pk
+    pages = [room_lines(table.pk, room, viewer_id=viewer_id) for room in (Room.PLAYERS, Room.TABLE)]
     if not any(page.lines for page in pages):
         return ""
     rooms = [{"room": page.room, "page": page, "why_not": ""} for page in pages]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.template.loader import render_to_string
 
 from accounts.models import User
-from community import broadcast, chat_pages, live
+from community import broadcast, chat_pages, live, people_pages
 from community.selectors.chat import unread_lines
 from games import extensions
 from games.models import Table
@@ -22,8 +22,10 @@ def unread_notes(user: User, tables: list[Table]) -> dict[int, str]:
 def register() -> None:
     if chat_pages.table_panel in extensions.table_panels:
         return
+    extensions.table_panels.append(people_pages.table_panel)  # a finished table's only
     extensions.table_panels.append(chat_pages.table_panel)
     extensions.replay_panels.append(chat_pages.replay_panel)
+    extensions.profile_panels.append(people_pages.profile_panel)
     extensions.row_notes.append(unread_notes)
     extensions.socket_groups.append(live.groups_for)
     extensions.socket_messages["chat_text"] = live.on_chat_message

@@ -41,6 +41,8 @@ async def on_line(page: SocketPage, event: dict[str, Any]) -> str:
         return ""
     if data.get("room") == Room.PLAYERS and page.position is None:
         return ""  # never: a spectator's socket is not in the players' group
+    if page.user_id is not None and page.user_id in event.get("hidden_from", ()):
+        return ""  # its reader blocked the author from their chat
     html: str = await sync_to_async(render_line, thread_sensitive=False)(page, data)
     return html
 

@@ -94,3 +94,33 @@ class TableChat(models.Model):
     def __str__(self) -> str:
         closed = "closed to" if self.spectators_closed else "open to"
         return f"table {self.table_id}: {closed} spectators"
+
+
+class PlayerReport(models.Model):
+    """A report of a player (not of one line), for the moderators; filing it hides the
+    player's chat lines from the reporter at once (``community.services.people``)."""
+
+    class Reason(models.TextChoices):
+        ABUSE = "abuse", _("insults or harassment")
+        SPAM = "spam", _("spam or advertising")
+        CHEATING = "cheating", _("cheating or playing with two accounts")
+        STALLING = "stalling", _("leaving games to run out the clock")
+        OTHER = "other", _("something else")
+
+    reported = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="reports_received"
+    )
+    reporter = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="reports_made"
+    )
+    reason = models.CharField(_("reason"), max_length=12, choices=Reason.choices)
+    details = models.CharField(_("details"), max_length=500, blank=True)
+    created_at = models.DateTimeField(_("reported"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("player report")
+        verbose_name_plural = _("player reports")
+        indexes = [models.Index(fields=["reporter", "-created_at"], name="report_reporter_latest")]
+
+    def __str__(self) -> str:
+        return f"{self.reporter} on {self.reported}: {self.reason}"

@@ -1,10 +1,16 @@
 from django.urls import path
 
-from community import views
+from community.views import chat, people
 
 urlpatterns = [
-    path("t/<int:table_id>/chat/", views.chat_post, name="chat_post"),
-    path("t/<int:table_id>/chat/<str:room>/", views.chat_lines, name="chat_lines"),
-    path("t/<int:table_id>/chat-spectators/", views.chat_spectators, name="chat_spectators"),
-    path("chat/line/<int:line_id>/report/", views.chat_report, name="chat_report"),
+    path("t/<int:table_id>/chat/", chat.chat_post, name="chat_post"),
+    path("t/<int:table_id>/chat/<str:room>/", chat.chat_lines, name="chat_lines"),
+    path("t/<int:table_id>/chat-spectators/", chat.chat_spectators, name="chat_spectators"),
+    path("chat/line/<int:line_id>/report/", chat.chat_report, name="chat_report"),
+]
+urlpatterns += [
+    path("people/", people.people_page, name="people"),
+    path("players/<str:username>/follow/", people.player_follow, name="player_follow"),
+    path("players/<str:username>/block/", people.player_block, name="player_block"),
+    path("players/<str:username>/report/", people.player_report, name="player_report"),
 ]

@@ -3,6 +3,7 @@ them (``docs/architecture.md``, "The apps above games"): registries they fill in
 
 - ``table_panels``: HTML after the board on a table's page (the chat, under it on a phone);
 - ``replay_panels``: HTML after a replay's board (the chat of a finished game);
+- ``profile_panels``: HTML under a player's name on their profile (follow, block, report);
 - ``row_notes``: a short note per table in the lobby's "your tables" (unread chat lines), for all
   the rows at once, in a fixed number of queries;
 - ``socket_groups``: the groups a table's socket joins besides the table's own (the players'
@@ -46,6 +47,7 @@ class SocketPage:
 
 TablePanel = Callable[["HttpRequest", "Table", "int | None"], str]
 ReplayPanel = Callable[["HttpRequest", "Table"], str]
+ProfilePanel = Callable[["HttpRequest", "User"], str]
 RowNotes = Callable[["User", "list[Table]"], dict[int, str]]
 SocketGroups = Callable[[SocketPage], list[str]]
 SocketMessage = Callable[[SocketPage, dict[str, Any]], Awaitable[str]]
@@ -53,6 +55,7 @@ SocketEvent = Callable[[SocketPage, dict[str, Any]], Awaitable[str]]
 
 table_panels: list[TablePanel] = []
 replay_panels: list[ReplayPanel] = []
+profile_panels: list[ProfilePanel] = []
 row_notes: list[RowNotes] = []
 socket_groups: list[SocketGroups] = []
 socket_messages: dict[str, SocketMessage] = {}

@@ -6,11 +6,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.contrib.auth.models import AnonymousUser
-from django.db.models import Count, OuterRef, Subquery
+from django.db.models import Count, OuterRef, QuerySet, Subquery
 from django.db.models.functions import Coalesce
 from django.utils.translation import gettext as _
 
 from accounts.models import User
+from accounts.relations import hidden_authors
 from community.models import ChatLine, ChatRead, Room, TableChat
 from games.models import Seat, Table
 
@@ -67,10 +68,22 @@ class RoomLines:
     more_before: int | None  # the id to ask for older lines before, or None: no older lines
 
 
-def room_lines(table_id: int, room: str, before: int | None = None) -> RoomLines:
-    """The latest ``PAGE_LINES`` lines of a room (before line ``before``, if given), in one
-    query however long the chat: one more line is read to know whether older ones remain."""
+def visible_lines(table_id: int, room: str, viewer_id: int | None) -> QuerySet[ChatLine]:
+    """A room's lines as ``viewer_id`` reads them: without those of the players they blocked
+    from their chat (a subquery: no query more)."""
     lines = ChatLine.objects.filter(table_id=table_id, room=room).select_related("author")
+    if viewer_id is not None:
+        lines = lines.exclude(author_id__in=hidden_authors(viewer_id))
+    return lines
+
+
+def room_lines(
+    table_id: int, room: str, before: int | None = None, viewer_id: int | None = None
+) -> RoomLines:
+    """The latest ``PAGE_LINES`` lines of a room (before line ``before``, if given) that
+    ``viewer_id`` reads, in one query however long the chat: one more line is read to know
+    whether older ones remain."""
+    lines = visible_lines(table_id, room, viewer_id)
     if before is not None:
         lines = lines.filter(pk__lt=before)
     newest_first = list(lines.order_by("-id")[: PAGE_LINES + 1])
@@ -81,7 +94,8 @@ def room_lines(table_id: int, room: str, before: int | None = None) -> RoomLines
 
 def unread_lines(user: User, tables: list[Table]) -> dict[int, int]:
     """How many lines others wrote at each of ``user``'s tables (they sit at every one: both
-    rooms are theirs to read) since they last read its chat: one query for all the tables."""
+    rooms are theirs to read) since they last read its chat, not counting the lines of players
+    they blocked from their chat: one query for all the tables."""
     if not tables:
         return {}
     last_read = ChatRead.objects.filter(table=OuterRef("table_id"), user=user).values(
@@ -90,6 +104,7 @@ def unread_lines(user: User, tables: list[Table]) -> dict[int, int]:
     counts = (
         ChatLine.objects.filter(table_id__in=[t.pk for t in tables])
         .exclude(author=user)
+        .exclude(author_id__in=hidden_authors(user.pk))
         .filter(pk__gt=Coalesce(Subquery(last_read), 0))
         .values("table_id")
         .annotate(n=Count("id"))

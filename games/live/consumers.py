@@ -36,6 +36,7 @@ from django.utils import translation
 from django.utils.translation import gettext
 
 from accounts.models import User
+from accounts.online import online_mark
 from games import boards, extensions, submissions
 from games.live import broadcast
 from games.models import Seat, Table
@@ -210,6 +211,7 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
     def _touch_presence(self) -> None:
         if self.user.is_authenticated:
             seat_presence_touch(table_id=self.table_id, user_id=self.user.pk)
+            online_mark(self.user.pk)
 
     @on_database
     def _changed_parts(self) -> str:

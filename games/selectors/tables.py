@@ -8,6 +8,7 @@ from django.contrib.auth.models import AnonymousUser
 from django.db.models import Prefetch, QuerySet
 
 from accounts.models import User
+from accounts.relations import games_barred
 from games.models import Seat, Table
 from games.rules import View, get_rules
 
@@ -49,7 +50,9 @@ def lobby_for(user: User | AnonymousUser) -> Lobby:
     mine.sort(key=lambda t: (not t.waiting_for_me, t.status != Table.Status.RUNNING, -t.pk))
     open_tables = list(
         _with_seats(
-            Table.objects.filter(status=Table.Status.OPEN).exclude(seats__user=user)
+            Table.objects.filter(status=Table.Status.OPEN)
+            .exclude(seats__user=user)
+            .exclude(seats__user__in=games_barred(user.pk))
         ).order_by("-created_at")[:LOBBY_OPEN_LIMIT]
     )
     finished = list(

@@ -14,6 +14,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.models import User
+from accounts.relations import barred_among
 from games.bots import BOT_LEVELS
 from games.catalog import playable_rules
 from games.errors import Conflict, Forbidden, GameError
@@ -77,6 +78,7 @@ def table_join(*, table_id: int, user: User) -> Table:
     free = [pos for pos in range(table.num_seats) if pos not in taken]
     if not free:
         raise Conflict(_("This table is full."))
+    _refuse_barred(user, seats)
     try:
         with transaction.atomic():
             Seat.objects.create(table=table, position=free[0], user=user)
@@ -218,12 +220,23 @@ def _rematch_join(table: Table, user: User, position: int) -> Table:
     free = [pos for pos in range(table.num_seats) if pos not in taken]
     if not table.is_open or not free:
         raise Conflict(_("The new table is full: its game started without you."))
+    _refuse_barred(user, seats)
     Seat.objects.create(table=table, position=position if position in free else free[0], user=user)
     if len(free) == 1:
         _start(table)
     else:
         _bump(table)
     return table
+
+
+def _refuse_barred(user: User, seats: list[Seat]) -> None:
+    """A block's "no games" switch, either way round: nobody is seated with a player they
+    blocked, or who blocked them (the blocked player is not told who)."""
+    barred = barred_among(user.pk, [seat.user_id for seat in seats if seat.user_id is not None])
+    if barred.by_me:
+        raise Forbidden(_("You blocked a player at this table: you cannot play with them."))
+    if barred:
+        raise Forbidden(_("This table is not open to you."))
 
 
 def _bump(table: Table) -> None:

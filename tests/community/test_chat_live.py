@@ -131,3 +131,18 @@ def test_lines_seen_on_an_open_page_are_no_longer_unread(running_table, alice, b
 
     async_to_sync(scenario)()
     assert ChatRead.objects.get(user=bob).last_line_id == ChatLine.objects.get().pk
+
+
+def test_a_blocked_author_s_line_never_reaches_the_blocker_s_socket(
+    running_table, alice, bob, carol
+):
+    from accounts.models import Block
+
+    Block.objects.create(blocker=alice, blocked=bob, no_games=False, no_contact=False)
+    blocker, spectator = frames_after(
+        running_table,
+        [alice, carol],
+        lambda: chat_line_post(table_id=running_table.pk, user=bob, room="table", text="boo"),
+    )
+    assert blocker == []
+    assert len(spectator) == 1 and "boo" in spectator[0]

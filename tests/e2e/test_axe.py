@@ -22,7 +22,7 @@ import pytest
 from axe_playwright_python.base import AXE_SCRIPT
 from django.urls import reverse
 
-from accounts.models import User
+from accounts.models import Block, Follow, User
 from community.models import ChatLine
 from games.catalog import playable_games
 from games.live import broadcast
@@ -82,6 +82,20 @@ def the_visits(me: User, players: list[User]) -> list[Visit]:
     solo = play_to_the_end(solo, rng)
     visits.append(Visit("solo replay's start", reverse("table_replay", args=[solo.pk])))
     visits.append(Visit("player profile", reverse("player_profile", args=[me.username])))
+    # Follows and blocks: a friend, a follower, a blocked player; the controls on another's
+    # profile (a block opens them), the people page, "Follow" at a finished table.
+    friend, follower, blocked = players[:3]
+    Follow.objects.bulk_create(
+        [Follow(follower=me, followed=friend), Follow(follower=friend, followed=me)]
+        + [Follow(follower=follower, followed=me)]
+    )
+    Block.objects.create(blocker=me, blocked=blocked, no_games=False)
+    visits += [
+        Visit("people", reverse("people"), me.username),
+        Visit("a friend's profile", reverse("player_profile", args=[friend.username]), me.username),
+        Visit("a blocked profile", reverse("player_profile", args=[blocked.username]), me.username),
+        Visit("finished table (seated)", reverse("table_detail", args=[finished.pk]), me.username),
+    ]
     return visits
 
 

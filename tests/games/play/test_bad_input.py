@@ -21,8 +21,8 @@ from django.urls import NoReverseMatch, reverse
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from accounts.models import User, Vacation
-from community.models import ChatLine, ChatReport, TableChat
+from accounts.models import Block, Follow, User, Vacation
+from community.models import ChatLine, ChatReport, PlayerReport, TableChat
 from games.bots import BOT_LEVELS
 from games.catalog import playable_games
 from games.models import Move, Reminder, Seat, Table
@@ -484,6 +484,13 @@ ENDPOINTS = [
     Endpoint("chat_post", table="missing", fields={"room": "table", "chat_text": "hi"}),
     Endpoint("chat_spectators", table="running", fields={"closed": "maybe"}),
     Endpoint("chat_spectators", table="open", fields={"closed": "1"}, roles=("stranger",)),
+    # Follows, blocks and reports (#27.2): a choice that is neither, a player who is not there;
+    # a block whose switches are all off (not "on") lifts a block there is not.
+    Endpoint("player_follow", path_value=True, fields={"follow": "maybe"}),
+    Endpoint("player_follow", path_value=True, fields={"follow": "maybe"}, htmx=True),
+    Endpoint("player_block", path_value=True, fields={"hide_lines": "yes", "no_games": "yes"}),
+    Endpoint("player_report", path_value=True, fields={"reason": "ugly", "details": "hm"}),
+    Endpoint("people", method="get", query=True),
 ]
 
 
@@ -501,6 +508,9 @@ def _everything() -> tuple:
         list(ChatLine.objects.values_list("pk", "text")),
         ChatReport.objects.count(),
         list(TableChat.objects.values_list("table_id", "spectators_closed")),
+        list(Follow.objects.values_list("follower_id", "followed_id")),
+        list(Block.objects.values_list("blocker_id", "blocked_id", "hide_lines", "no_games")),
+        PlayerReport.objects.count(),
     )
     return snapshot(), list(users), Vacation.objects.count(), Reminder.objects.count(), chat
 
@@ -524,6 +534,7 @@ def _requests(world: World, endpoint: Endpoint, odd: str) -> list[tuple[str, str
     }
     base = reverse(endpoint.name, args=args)
     plain = {"game_page": "slide", "leaderboard": "slide", "player_profile": "alice"}
+    plain |= dict.fromkeys(("player_follow", "player_block", "player_report"), world.carol.username)
     url = base.replace("PLACEHOLDER", plain.get(endpoint.name, "x"))
     found = [(base.replace("PLACEHOLDER", odd), urlencode(fields))] if endpoint.path_value else []
     if endpoint.query:

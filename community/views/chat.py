@@ -12,8 +12,8 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from community.chat_pages import lines_html, post_answer
-from community.models import ChatLine, Room
-from community.selectors.chat import may_read, room_lines
+from community.models import Room
+from community.selectors.chat import PAGE_LINES, may_read, room_lines, visible_lines
 from community.services import chat as chat_services
 from games.errors import GameError
 from games.models import Table
@@ -53,13 +53,10 @@ def chat_lines(request: HttpRequest, table_id: int, room: str) -> HttpResponse:
     if ("before" in request.GET and before is None) or ("after" in request.GET and after is None):
         return HttpResponse(_("A line is named by a whole number."), status=400)
     if after is not None:
-        lines = list(
-            ChatLine.objects.filter(table=table, room=room, pk__gt=after)
-            .select_related("author")
-            .order_by("id")[:50]
-        )
+        newer = visible_lines(table.pk, room, request.user.pk).filter(pk__gt=after)
+        lines = list(newer.order_by("id")[:PAGE_LINES])
         return HttpResponse(lines_html(table, request.user, room, lines, None))
-    page = room_lines(table.pk, room, before=before)
+    page = room_lines(table.pk, room, before=before, viewer_id=request.user.pk)
     return HttpResponse(lines_html(table, request.user, room, page.lines, page.more_before))
 
 
