@@ -37,6 +37,19 @@ CONFIRM_MOVES_CHOICES = [
 ]
 
 
+class ChallengesFrom(models.TextChoices):
+    """Who may challenge a player [lichess]."""
+
+    EVERYONE = "everyone", _("everyone")
+    RATED_NEAR = "rated_near", _("players rated near me")
+    FRIENDS = "friends", _("friends only")
+    NOBODY = "nobody", _("nobody")
+
+
+# "Players rated near me": within this many rating points of mine at the challenge's game.
+RATING_RANGE_CHOICES = [(5, "± 5"), (10, "± 10"), (20, "± 20")]
+
+
 class User(AbstractUser):
     display_name = models.CharField(
         _("display name"),
@@ -90,6 +103,19 @@ class User(AbstractUser):
         choices=CONFIRM_MOVES_CHOICES,
         default="auto",
         help_text=_("A first click on a move chooses it; Play plays it."),
+    )
+
+    challenges_from = models.CharField(
+        _("who may challenge me"),
+        max_length=12,
+        choices=ChallengesFrom.choices,
+        default=ChallengesFrom.EVERYONE,
+    )
+    challenge_rating_range = models.PositiveSmallIntegerField(
+        _("rated within"),
+        choices=RATING_RANGE_CHOICES,
+        default=10,
+        help_text=_('With "players rated near me": how far from my rating at that game.'),
     )
 
     @property

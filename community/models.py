@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from games.models import Table
@@ -124,3 +125,97 @@ class PlayerReport(models.Model):
 
     def __str__(self) -> str:
         return f"{self.reporter} on {self.reported}: {self.reason}"
+
+
+class Challenge(models.Model):
+    """A player's invitation of one or more others to a table of a game with chosen options; it
+    starts when every invited player accepts, the seats nobody was invited to taken by bots."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", _("waiting for an answer")
+        STARTED = "started", _("accepted: the game started")
+        DECLINED = "declined", _("declined")
+        WITHDRAWN = "withdrawn", _("withdrawn")
+
+    sender = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="challenges_sent"
+    )
+    game = models.CharField(_("game"), max_length=32)
+    num_seats = models.PositiveSmallIntegerField(_("players"))
+    seconds_per_move = models.PositiveIntegerField(_("time per move"))
+    rated = models.BooleanField(_("rated"), default=True)
+    options = models.JSONField(default=dict, blank=True)
+    bot_level = models.CharField(_("bots in the open seats"), max_length=16, blank=True)
+    status = models.CharField(
+        _("status"), max_length=12, choices=Status.choices, default=Status.PENDING
+    )
+    created_at = models.DateTimeField(_("sent"), auto_now_add=True)
+    expires_at = models.DateTimeField(_("expires"))
+    table = models.ForeignKey(
+        Table, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+
+    class Meta:
+        verbose_name = _("challenge")
+        verbose_name_plural = _("challenges")
+        indexes = [
+            # A sender's challenges of the last day (the daily limit) and their open ones.
+            models.Index(fields=["sender", "-created_at"], name="challenge_sender_latest"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.sender} {self.game} #{self.pk} ({self.status})"
+
+    @property
+    def game_name(self) -> str:
+        from games.rules import get_rules
+
+        return get_rules(self.game).name
+
+    @property
+    def time_per_move(self) -> str:
+        from games.time_controls import TIME_PER_MOVE_CHOICES
+
+        return str(dict(TIME_PER_MOVE_CHOICES).get(self.seconds_per_move, ""))
+
+    @property
+    def is_expired(self) -> bool:
+        return self.status == self.Status.PENDING and self.expires_at <= timezone.now()
+
+
+class ChallengeInvite(models.Model):
+    """One invited player's answer to a challenge."""
+
+    class Answer(models.TextChoices):
+        WAITING = "waiting", _("not answered yet")
+        ACCEPTED = "accepted", _("accepted")
+        DECLINED = "declined", _("declined")
+
+    class Reason(models.TextChoices):
+        """Why a challenge is declined [lichess's reasons, fewer]."""
+
+        GENERIC = "generic", _("I am not taking challenges now")
+        LATER = "later", _("Not now: ask me later")
+        TOO_FAST = "too_fast", _("The time per move is too short for me")
+        TOO_SLOW = "too_slow", _("The time per move is too long for me")
+        GAME = "game", _("I would rather play another game")
+        RATED = "rated", _("I would rather play a rated game")
+        FRIENDLY = "friendly", _("I would rather play a friendly game")
+
+    challenge = models.ForeignKey(Challenge, on_delete=models.CASCADE, related_name="invites")
+    receiver = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="challenge_invites"
+    )
+    position = models.PositiveSmallIntegerField()  # the seat they take: 1, 2, ... in order
+    answer = models.CharField(max_length=10, choices=Answer.choices, default=Answer.WAITING)
+    reason = models.CharField(max_length=10, choices=Reason.choices, blank=True)
+    answered_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["challenge", "receiver"], name="invite_once")
+        ]
+        indexes = [models.Index(fields=["receiver", "answer"], name="invite_receiver_answer")]
+
+    def __str__(self) -> str:
+        return f"{self.receiver} to challenge {self.challenge_id}: {self.answer}"

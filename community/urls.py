@@ -1,6 +1,6 @@
 from django.urls import path
 
-from community.views import chat, people
+from community.views import challenges, chat, people
 
 urlpatterns = [
     path("t/<int:table_id>/chat/", chat.chat_post, name="chat_post"),
@@ -13,4 +13,24 @@ urlpatterns += [
     path("players/<str:username>/follow/", people.player_follow, name="player_follow"),
     path("players/<str:username>/block/", people.player_block, name="player_block"),
     path("players/<str:username>/report/", people.player_report, name="player_report"),
+]
+urlpatterns += [
+    path("challenges/", challenges.challenges_page, name="challenges"),
+    path("challenges/settings/", challenges.challenge_settings, name="challenge_settings"),
+    path("players/<str:username>/challenge/", challenges.challenge_new, name="challenge_new"),
+    path(
+        "challenges/<int:challenge_id>/accept/",
+        challenges.challenge_accept,
+        name="challenge_accept",
+    ),
+    path(
+        "challenges/<int:challenge_id>/decline/",
+        challenges.challenge_decline,
+        name="challenge_decline",
+    ),
+    path(
+        "challenges/<int:challenge_id>/withdraw/",
+        challenges.challenge_withdraw,
+        name="challenge_withdraw",
+    ),
 ]

@@ -27,18 +27,12 @@ from games.time_controls import TIME_PER_MOVE_CHOICES
 SEED_BITS = 62
 
 
-@transaction.atomic
-def table_create(
-    *,
-    user: User,
-    game: str,
-    num_seats: int,
-    seconds_per_move: int,
-    options: dict[str, Any] | None = None,
-    rated: bool = True,
-) -> Table:
-    """Opens a table and seats its creator at the first seat. A game played alone is against
-    the game, never rated (``rated`` is ignored for one seat)."""
+def table_settings_checked(
+    *, game: str, num_seats: int, seconds_per_move: int, options: dict[str, Any] | None
+) -> dict[str, Any]:
+    """The table's whole options (the game's defaults, then ``options``), or a ``GameError``
+    that says what a table of ``game`` cannot have: for every way a table is opened (the lobby,
+    a challenge)."""
     rules = playable_rules(game)
     if rules is None:
         raise GameError(_("There is no such game."))
@@ -51,6 +45,24 @@ def table_create(
         rules.setup(num_seats, 0, options)  # refuses unknown or impossible options now, not later
     except (ValueError, TypeError, KeyError):
         raise GameError(_("Those table options are not valid for this game.")) from None
+    return options
+
+
+@transaction.atomic
+def table_create(
+    *,
+    user: User,
+    game: str,
+    num_seats: int,
+    seconds_per_move: int,
+    options: dict[str, Any] | None = None,
+    rated: bool = True,
+) -> Table:
+    """Opens a table and seats its creator at the first seat. A game played alone is against
+    the game, never rated (``rated`` is ignored for one seat)."""
+    options = table_settings_checked(
+        game=game, num_seats=num_seats, seconds_per_move=seconds_per_move, options=options
+    )
     table = Table.objects.create(
         game=game,
         num_seats=num_seats,

@@ -23,7 +23,8 @@ from axe_playwright_python.base import AXE_SCRIPT
 from django.urls import reverse
 
 from accounts.models import Block, Follow, User
-from community.models import ChatLine
+from community.models import Challenge, ChatLine
+from community.services.challenges import challenge_create, challenge_decline
 from games.catalog import playable_games
 from games.live import broadcast
 from games.services.tables import table_create
@@ -90,11 +91,21 @@ def the_visits(me: User, players: list[User]) -> list[Visit]:
         + [Follow(follower=follower, followed=me)]
     )
     Block.objects.create(blocker=me, blocked=blocked, no_games=False)
+    # Challenges: one to answer, one sent, one declined with its reason.
+    for sender, receiver in ((friend, me), (me, friend), (follower, me)):
+        challenge_create(
+            sender=sender, receivers=[receiver], game="slide", num_seats=2, seconds_per_move=86400
+        )
+    declined = Challenge.objects.filter(sender=follower).get()
+    challenge_decline(challenge_id=declined.pk, user=me, reason="later")
+    challenge_page = reverse("challenge_new", args=[friend.username]) + "?game=slide"
     visits += [
         Visit("people", reverse("people"), me.username),
         Visit("a friend's profile", reverse("player_profile", args=[friend.username]), me.username),
         Visit("a blocked profile", reverse("player_profile", args=[blocked.username]), me.username),
         Visit("finished table (seated)", reverse("table_detail", args=[finished.pk]), me.username),
+        Visit("challenges", reverse("challenges"), me.username),
+        Visit("a challenge's settings", challenge_page, me.username),
     ]
     return visits
 

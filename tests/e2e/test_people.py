@@ -43,7 +43,8 @@ def test_a_follow_back_makes_friends_who_see_each_other_online(asgi_server, brow
     alice.get_by_role("button", name="Follow", exact=True).click()
     expect(alice.locator(".relation .badge.friend")).to_have_text("Friends")
 
-    alice.get_by_role("link", name="Friends", exact=True).first.click()
+    alice.get_by_role("banner").get_by_role("link", name="alice").click()  # her own profile
+    alice.get_by_role("link", name="Friends and follows").click()
     friends = alice.locator("section[aria-labelledby=friends-title] li")
     expect(friends).to_have_count(1)
     expect(friends).to_contain_text("carol")

@@ -22,7 +22,14 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from accounts.models import Block, Follow, User, Vacation
-from community.models import ChatLine, ChatReport, PlayerReport, TableChat
+from community.models import (
+    Challenge,
+    ChallengeInvite,
+    ChatLine,
+    ChatReport,
+    PlayerReport,
+    TableChat,
+)
 from games.bots import BOT_LEVELS
 from games.catalog import playable_games
 from games.models import Move, Reminder, Seat, Table
@@ -491,6 +498,17 @@ ENDPOINTS = [
     Endpoint("player_block", path_value=True, fields={"hide_lines": "yes", "no_games": "yes"}),
     Endpoint("player_report", path_value=True, fields={"reason": "ugly", "details": "hm"}),
     Endpoint("people", method="get", query=True),
+    # Challenges (#27.3): a game that is none, a challenge that is not there, a reason not offered.
+    Endpoint(
+        "challenge_new",
+        path_value=True,
+        fields={"game": "slide", "slide-num_seats": "9", "slide-seconds_per_move": "86400"},
+    ),
+    Endpoint("challenge_accept", table="missing"),
+    Endpoint("challenge_decline", table="missing", fields={"reason": "later"}),
+    Endpoint("challenge_withdraw", table="missing"),
+    Endpoint("challenge_settings", fields={"challenges_from": "aliens"}),
+    Endpoint("challenges", method="get", query=True),
 ]
 
 
@@ -511,6 +529,8 @@ def _everything() -> tuple:
         list(Follow.objects.values_list("follower_id", "followed_id")),
         list(Block.objects.values_list("blocker_id", "blocked_id", "hide_lines", "no_games")),
         PlayerReport.objects.count(),
+        list(Challenge.objects.values_list("pk", "status")),
+        list(ChallengeInvite.objects.values_list("pk", "answer")),
     )
     return snapshot(), list(users), Vacation.objects.count(), Reminder.objects.count(), chat
 
@@ -534,7 +554,8 @@ def _requests(world: World, endpoint: Endpoint, odd: str) -> list[tuple[str, str
     }
     base = reverse(endpoint.name, args=args)
     plain = {"game_page": "slide", "leaderboard": "slide", "player_profile": "alice"}
-    plain |= dict.fromkeys(("player_follow", "player_block", "player_report"), world.carol.username)
+    named = ("player_follow", "player_block", "player_report", "challenge_new")
+    plain |= dict.fromkeys(named, world.carol.username)
     url = base.replace("PLACEHOLDER", plain.get(endpoint.name, "x"))
     found = [(base.replace("PLACEHOLDER", odd), urlencode(fields))] if endpoint.path_value else []
     if endpoint.query:
