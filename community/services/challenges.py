@@ -32,7 +32,7 @@ CHALLENGES_PER_DAY = 20  # from one sender, in 24 hours
 MAX_INVITED = 5  # players invited to one table
 
 
-def may_challenge(sender: User, receiver: User, game: str) -> str:
+def may_challenge(*, sender: User, receiver: User, game: str) -> str:
     """Why ``sender`` cannot challenge ``receiver`` to ``game``, or "" if they can. A block says
     no more than "does not take challenges from you"."""
     name = receiver.public_name
@@ -106,7 +106,7 @@ def challenge_create(
     for receiver in unique:
         if not receiver.is_active:
             raise NotFound(_("There is no such player."))
-        why_not = may_challenge(sender, receiver, game)
+        why_not = may_challenge(sender=sender, receiver=receiver, game=game)
         if why_not:
             raise Forbidden(why_not)
         if barred_among(receiver.pk, [other.pk for other in unique]):
@@ -215,3 +215,10 @@ def challenge_withdraw(*, challenge_id: int, user: User) -> Challenge:
     challenge.status = Challenge.Status.WITHDRAWN
     challenge.save(update_fields=["status"])
     return challenge
+
+
+def challenge_settings_set(*, user: User, challenges_from: str, rating_range: int) -> None:
+    """Who may challenge ``user`` (values checked by the form that brings them)."""
+    user.challenges_from = challenges_from
+    user.challenge_rating_range = rating_range
+    user.save(update_fields=["challenges_from", "challenge_rating_range"])

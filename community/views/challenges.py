@@ -42,7 +42,7 @@ def _forms_page(
                 "open": mine is not None or (bound is None and asked == rules.slug),
             }
         )
-    why_not = challenge_services.may_challenge(request.user, receiver, game="")
+    why_not = challenge_services.may_challenge(sender=request.user, receiver=receiver, game="")
     context = {"receiver": receiver, "games": games, "why_not": why_not}
     return render(request, "community/challenges/new.html", context, status=status)
 
@@ -156,6 +156,10 @@ def challenge_settings(request: SignedInRequest) -> HttpResponse:
         messages.error(request, _("Choose who may challenge you from the list."))
         context = {**_list_context(request), "settings_form": form}
         return render(request, "community/challenges/list.html", context, status=400)
-    form.save()
+    challenge_services.challenge_settings_set(
+        user=request.user,
+        challenges_from=form.cleaned_data["challenges_from"],
+        rating_range=form.cleaned_data["challenge_rating_range"],
+    )
     messages.success(request, _("Saved: who may challenge you."))
     return redirect("challenges")

@@ -40,11 +40,13 @@ def test_a_human_plays_a_match_against_three_bots_to_its_end(
 
     # The player's own seat is at the bottom of the table, its card face up just below it.
     me = page.locator(".table-page").get_attribute("data-seat")
-    seat_boxes = {
-        seat: page.locator(f".gn-table .gn-seat[data-seat='{seat}']").bounding_box()
-        for seat in "0123"
-    }
-    assert max(seat_boxes, key=lambda seat: seat_boxes[seat]["y"]) == me
+    # All four read at once, in the page: a bot's move may swap the board between two reads.
+    expect(page.locator(".gn-table .gn-seat[data-seat]")).to_have_count(4)
+    seat_tops = page.evaluate(
+        """() => Object.fromEntries([...document.querySelectorAll('.gn-table .gn-seat[data-seat]')]
+             .map(seat => [seat.dataset.seat, seat.getBoundingClientRect().top]))"""
+    )
+    assert max(seat_tops, key=lambda seat: seat_tops[seat]) == me
     expect(page.locator(f".gn-seat[data-seat='{me}']")).to_contain_text("(you)")
     expect(page.locator(".gn-mine .gn-face")).to_be_visible()
     # Read again until both are laid out: a bot's move may swap the board in between.

@@ -55,6 +55,20 @@
     keepToNewest();
   }
 
+  // A line can come twice: a poll that set out before the line posted over HTTP came back, or
+  // two polls at once on a slow connection, each asked for the lines after the same one. Each
+  // line shows once: the first copy stays.
+  function dropRepeatedLines(list) {
+    var seen = {};
+    list.querySelectorAll(".chat-line[data-id]").forEach(function (line) {
+      if (seen[line.dataset.id]) line.remove();
+      else seen[line.dataset.id] = true;
+    });
+  }
+  function dropRepeatedLinesEverywhere() {
+    document.querySelectorAll(".chat-lines").forEach(dropRepeatedLines);
+  }
+
   var heightBefore = null;
   document.addEventListener("htmx:beforeSwap", function (event) {
     var target = event.detail.target;
@@ -70,6 +84,7 @@
       heightBefore = null;
       return;
     }
+    dropRepeatedLinesEverywhere();
     var elt = event.detail.elt;
     if (elt && elt.classList && elt.classList.contains("chat-lines")) keepToNewest();
   });
@@ -85,6 +100,7 @@
   }
   document.addEventListener("htmx:oobAfterSwap", function (event) {
     var target = event.detail.target;
+    dropRepeatedLinesEverywhere();
     if (target && target.classList && target.classList.contains("chat-lines")) newLines();
     afterAnswer();
   });
