@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 
 LIVE_LIMIT_SECONDS = 3600
 # A finished table's page keeps its websocket this long after the end, so that its players
-# learn of a rematch ("Play again") without a reload; later visitors read it at load.
+# learn of a rematch offer ("Rematch") without a reload; later visitors read it at load.
 LIVE_AFTER_END = dt.timedelta(hours=1)
 # Bots are told apart at a table by a name of their own, one per seat.
 BOT_NAMES = ("Ada", "Björn", "Cleo", "Dag", "Eir", "Finn")
@@ -65,10 +65,16 @@ class Table(models.Model):
     finished_at = models.DateTimeField(null=True, blank=True)
     # When the last move was stored (state_store): the lobby's rows show it without the log.
     last_move_at = models.DateTimeField(null=True, blank=True)
-    # The table its players were invited to after this one ended ("Play again"): the first
+    # The rematch its players were offered after this one ended ("Rematch"): the first
     # player who asks opens it, the others join that one (services.tables.table_rematch).
     next_table = models.OneToOneField(
         "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="previous_table"
+    )
+    # A rematch offer: the finished table whose players it is for (their seats moved on by one);
+    # it is never in the lobby, nobody else may sit at it, and it is withdrawn after
+    # REMATCH_HOURS or when one of them declines (services.tables.table_rematch).
+    rematch_of = models.ForeignKey(
+        "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="rematch_offers"
     )
     # Not a column: set on the lobby's rows of the player's own tables (selectors.tables).
     waiting_for_me: bool

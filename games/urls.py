@@ -16,6 +16,11 @@ urlpatterns = [
     path("t/<int:table_id>/bot/", tables.table_seat_bot, name="table_seat_bot"),
     path("t/<int:table_id>/abort/", tables.table_abort, name="table_abort"),
     path("t/<int:table_id>/rematch/", rematches.table_rematch, name="table_rematch"),
+    path(
+        "t/<int:table_id>/rematch/decline/",
+        rematches.table_rematch_decline,
+        name="table_rematch_decline",
+    ),
     path("invite/<str:code>/", tables.table_invite, name="table_invite"),
     path("settings/play/", settings.play_settings, name="play_settings"),
     path("settings/confirm/", settings.confirm_moves_set, name="confirm_moves_set"),

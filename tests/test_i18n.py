@@ -90,6 +90,7 @@ NOT_PAGES = {
     "play_against_bots": "POST only",
     "table_abort": "POST only",
     "table_rematch": "POST only (its refusal is tested in tests/games/play/test_game_end.py)",
+    "table_rematch_decline": "POST only (refusals: tests/games/play/test_game_end.py)",
     "table_invite": "joins the table and redirects to it",
     "confirm_moves_set": "POST only (the play settings page's form)",
     "vacation_start": "POST only",

@@ -35,7 +35,7 @@ class Lobby:
 
 def lobby_for(user: User | AnonymousUser) -> Lobby:
     if not user.is_authenticated:
-        all_open = _with_seats(Table.objects.filter(status=Table.Status.OPEN))
+        all_open = _with_seats(Table.objects.filter(status=Table.Status.OPEN, rematch_of=None))
         return Lobby([], set(), list(all_open.order_by("-created_at")[:LOBBY_OPEN_LIMIT]), [])
     active = [Table.Status.OPEN, Table.Status.RUNNING]
     my_seats = list(
@@ -50,7 +50,7 @@ def lobby_for(user: User | AnonymousUser) -> Lobby:
     mine.sort(key=lambda t: (not t.waiting_for_me, t.status != Table.Status.RUNNING, -t.pk))
     open_tables = list(
         _with_seats(
-            Table.objects.filter(status=Table.Status.OPEN)
+            Table.objects.filter(status=Table.Status.OPEN, rematch_of=None)
             .exclude(seats__user=user)
             .exclude(seats__user__in=games_barred(user.pk))
         ).order_by("-created_at")[:LOBBY_OPEN_LIMIT]

@@ -6,6 +6,7 @@ game here, and the first state is stored by ``games.services.moves.state_store``
 
 from __future__ import annotations
 
+import datetime as dt
 import secrets
 from typing import Any
 
@@ -19,6 +20,7 @@ from games.bots import BOT_LEVELS
 from games.catalog import playable_rules
 from games.errors import Conflict, Forbidden, GameError
 from games.models import Seat, Table
+from games.selectors.rematches import REMATCH_AGE
 from games.services import events
 from games.services.moves import state_store
 from games.services.table_rows import table_locked, table_rules
@@ -86,6 +88,8 @@ def table_join(*, table_id: int, user: User) -> Table:
         return table
     if not table.is_open:
         raise Conflict(_("This table is no longer taking players."))
+    if table.rematch_of_id is not None:
+        raise Forbidden(_("This table is a rematch for the players of the game before it."))
     taken = {seat.position for seat in seats}
     free = [pos for pos in range(table.num_seats) if pos not in taken]
     if not free:
@@ -169,16 +173,33 @@ def table_abort(*, table_id: int, user: User) -> Table:
     return table
 
 
+REMATCH_HOURS = REMATCH_AGE // dt.timedelta(hours=1)  # an offer nobody declined is withdrawn
+REMATCH_OFFERS_PER_MINUTE = 2  # offers at one finished table
+
+
+def _rematch_expired(table: Table, now: dt.datetime | None = None) -> bool:
+    """Whether a rematch offer still waiting for its players has run out of time."""
+    now = now or timezone.now()
+    return table.is_open and table.created_at <= now - REMATCH_AGE
+
+
+def _moved_on(position: int, num_seats: int) -> int:
+    """A rematch's seat: the first seat moved on by one, every other seat with it."""
+    return (position + 1) % num_seats
+
+
 @transaction.atomic
 def table_rematch(*, table_id: int, user: User) -> Table:
-    """ "Play again" at a finished table: the next table of the same game (options, seats, time
-    per move, rated or not) for the same people, each where they sat; returns it.
+    """ "Rematch" at a finished table: an offer of the next table of the same game (options,
+    seats, time per move, rated or not) to the same people, each seat moved on by one (who sat
+    first sits second), the bots where bots sat moved on too; returns it.
 
-    The first player who asks opens it, seated, with the bots where bots sat (it starts at once
-    when nobody else is to come), and the finished table remembers it: its version moves on,
-    so that its open pages offer the others "Join the new table". Another player's ask seats
-    them at that same table. A player whose new table started without them (someone from the
-    lobby took the seat) is told so; a new table that was aborted is replaced by a fresh one.
+    The first player who asks offers it, seated (a bot accepts at once: with bots alone it starts
+    at once), and the finished table remembers it: its version moves on, so that its open pages
+    offer the others "Accept the rematch" or "Decline". Another player's ask accepts: it seats
+    them there, and the game starts when everyone has. The offer is nobody else's (not in the
+    lobby, no other may sit), is withdrawn by a decline (``table_rematch_decline``) or after
+    ``REMATCH_HOURS``, and a table takes at most ``REMATCH_OFFERS_PER_MINUTE`` offers a minute.
     """
     table = table_locked(table_id=table_id)
     seats = list(table.seats.all())
@@ -191,10 +212,18 @@ def table_rematch(*, table_id: int, user: User) -> Table:
         following = table_locked(
             table_id=table.next_table_id
         )  # always the old table first, then its next
-        if following.status != Table.Status.ABORTED:
-            return _rematch_join(following, user, mine.position)
+        if _rematch_expired(following):
+            _withdraw(following)
+        elif following.status != Table.Status.ABORTED:
+            return _rematch_join(following, user, _moved_on(mine.position, table.num_seats))
     if playable_rules(table.game) is None:
         raise GameError(_("There is no such game."))
+    a_minute_ago = timezone.now() - dt.timedelta(minutes=1)
+    if table.rematch_offers.filter(created_at__gte=a_minute_ago).count() >= (
+        REMATCH_OFFERS_PER_MINUTE
+    ):
+        raise Conflict(_("Two rematches were offered here within a minute: wait a moment."))
+    _refuse_barred(user, seats)
     following = Table.objects.create(
         game=table.game,
         options=table.options,
@@ -203,18 +232,23 @@ def table_rematch(*, table_id: int, user: User) -> Table:
         rated=table.rated,
         max_timeouts=table.max_timeouts,
         created_by=user,
+        rematch_of=table,
     )
+    n = table.num_seats
     bots = [seat for seat in seats if seat.bot_level and seat.user_id is None]
     Seat.objects.bulk_create(
         [
-            Seat(table=following, position=mine.position, user=user),
-            *(Seat(table=following, position=b.position, bot_level=b.bot_level) for b in bots),
+            Seat(table=following, position=_moved_on(mine.position, n), user=user),
+            *(
+                Seat(table=following, position=_moved_on(b.position, n), bot_level=b.bot_level)
+                for b in bots
+            ),
         ]
     )
     if 1 + len(bots) == following.num_seats:
         _start(following)
     table.next_table = following
-    table.version += 1  # its open pages now offer the others "Join the new table"
+    table.version += 1  # its open pages now offer the others "Accept the rematch"
     table.save(update_fields=["next_table", "version"])
     events.publish_on_commit(
         events=[events.table_changed(table_id=table.pk, version=table.version)]
@@ -222,9 +256,31 @@ def table_rematch(*, table_id: int, user: User) -> Table:
     return following
 
 
+@transaction.atomic
+def table_rematch_decline(*, table_id: int, user: User) -> Table:
+    """A player of the finished table declines its rematch offer: the offer is withdrawn for
+    everyone (its table aborted); their pages learn of it."""
+    table = table_locked(table_id=table_id)
+    if not table.seats.filter(user=user).exists():
+        raise Forbidden(_("Only the players of this game can play it again."))
+    following = table_locked(table_id=table.next_table_id) if table.next_table_id else None
+    if following is None or not following.is_open or _rematch_expired(following):
+        raise Conflict(_("No rematch is on offer here."))
+    _withdraw(following)
+    _bump(table)
+    return table
+
+
+def _withdraw(offer: Table) -> None:
+    offer.status = Table.Status.ABORTED
+    offer.finished_at = timezone.now()
+    offer.save(update_fields=["status", "finished_at"])
+    _bump(offer)
+
+
 def _rematch_join(table: Table, user: User, position: int) -> Table:
-    """Seats ``user`` at the locked new ``table`` where they sat before (or the first free seat,
-    if someone else took it); the game starts when the table is full."""
+    """Seats ``user`` at the locked rematch ``table`` at their seat moved on by one (or the
+    first free one); the game starts when the table is full."""
     seats = list(table.seats.all())
     if any(seat.user_id == user.pk for seat in seats):
         return table

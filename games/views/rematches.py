@@ -1,4 +1,4 @@
-"""Playing a finished game again: "Play again", and "Join the new table" for the other players."""
+"""A finished game's rematch: "Rematch" offers it (or accepts the offer), "Decline" withdraws it."""
 
 from __future__ import annotations
 
@@ -30,4 +30,21 @@ def table_rematch(request: SignedInRequest, table_id: int) -> HttpResponse:
             return redirect("lobby")
         return redirect("table_detail", table_id=table_id)
     url = reverse("table_detail", args=[following.pk])
+    return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
+
+
+@login_required
+@require_POST
+def table_rematch_decline(request: SignedInRequest, table_id: int) -> HttpResponse:
+    """Declines the finished table's rematch offer, for everyone; back to the finished table."""
+    try:
+        table_services.table_rematch_decline(table_id=table_id, user=request.user)
+    except GameError as exc:
+        messages.error(request, exc.message)
+        if request.htmx:
+            return render(request, "partials/messages.html", status=exc.status)
+        if exc.status == 404:
+            return redirect("lobby")
+        return redirect("table_detail", table_id=table_id)
+    url = reverse("table_detail", args=[table_id])
     return HttpResponseClientRedirect(url) if request.htmx else redirect(url)

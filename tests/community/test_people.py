@@ -251,11 +251,11 @@ def test_no_games_refuses_the_rematch_that_would_seat_them_together(alice, bob):
     table = finished_table(alice, bob)
     block(bob, alice, "no_games")
     rematch = reverse("table_rematch", args=[table.pk])
-    assert client_for(alice).post(rematch).status_code == 302  # alice opens the next table
-    refused = client_for(bob).post(rematch, **HTMX)
-    assert refused.status_code == 403 and "You blocked a player at this table" in refused.text
-    following = Table.objects.get(pk=table.pk).next_table
-    assert list(following.seats.values_list("user_id", flat=True)) == [alice.pk]
+    refused = client_for(alice).post(rematch, **HTMX)  # no offer to the player who blocked her
+    assert refused.status_code == 403 and "This table is not open to you." in refused.text
+    mine = client_for(bob).post(rematch, **HTMX)
+    assert mine.status_code == 403 and "You blocked a player at this table" in mine.text
+    assert Table.objects.get(pk=table.pk).next_table is None
 
 
 def test_no_contact_is_the_switch_challenges_and_notifications_ask(alice, bob):

@@ -1,5 +1,5 @@
 """The end of a game leads somewhere, in a real browser (issue 25, point 4): two players at a
-finished District Noir table play again, one by "Play again", the other by "Join the new table"
+finished District Noir table play a rematch, one by "Rematch", the other by "Accept the rematch"
 that reaches their open page without a reload, and the new game starts; the replay and the lobby
 are a click away; on a phone the winner and the buttons are on the first screen; and no finished
 table of any game has an axe-core violation at a phone's, a tablet's or a desktop's size."""
@@ -51,17 +51,18 @@ def test_two_players_play_again_and_the_new_game_starts(asgi_server, browser):
     for page in pages.values():
         expect(page.locator("#game-end-title")).to_have_text(headline)
 
-    pages["anna"].get_by_role("button", name="Play again").click()
+    pages["anna"].get_by_role("button", name="Rematch").click()
     pages["anna"].wait_for_url(lambda url: url != old_url)
     new = Table.objects.get(pk=old.pk).next_table
     assert new is not None and pages["anna"].url == f"{asgi_server}/t/{new.pk}/"
     expect(pages["anna"].locator(".table-status")).to_contain_text("Waiting for players: 1 of 2")
     wait_until(pages["anna"], "window.tableLive === true")
 
-    # Ben's page, open all along, learns of the new table from its socket.
-    join = pages["ben"].get_by_role("button", name="Join the new table")
+    # Ben's page, open all along, learns of the offer from its socket.
+    join = pages["ben"].get_by_role("button", name="Accept the rematch")
     expect(join).to_be_visible()
-    expect(pages["ben"].locator(".next-steps")).to_contain_text("anna opened a new table")
+    expect(pages["ben"].get_by_role("button", name="Decline")).to_be_visible()
+    expect(pages["ben"].locator(".next-steps")).to_contain_text("anna offers a rematch")
     join.click()
     pages["ben"].wait_for_url(f"{asgi_server}/t/{new.pk}/")
 
@@ -85,7 +86,7 @@ def test_the_replay_and_the_lobby_are_a_click_away_and_on_a_phones_first_screen(
     steps = page.locator(".next-steps")
     for shown in (
         page.locator("#game-end-title"),
-        steps.get_by_role("button", name="Play again"),
+        steps.get_by_role("button", name="Rematch"),
         steps.get_by_role("link", name="Watch the replay"),
         steps.get_by_role("link", name="Back to the lobby"),
     ):

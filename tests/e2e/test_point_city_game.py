@@ -118,8 +118,8 @@ def play_a_move(page: Page, rng: random.Random) -> bool:
 
 def nothing_is_left_to_play(page: Page) -> None:
     """After the end: no move, no mark for a next move (issue #16, point 14), no inline script;
-    only what comes next (play again)."""
-    expect(page.locator("#board .next-steps button")).to_have_text("Play again")
+    only what comes next (a rematch)."""
+    expect(page.locator("#board .next-steps button")).to_have_text("Rematch")
     for selector in [
         "#board button:not(.next-steps button)",
         "#board .pc-automa-next",

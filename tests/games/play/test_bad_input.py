@@ -443,6 +443,8 @@ ENDPOINTS = [
     Endpoint("table_rematch", table="running", fields={"next": "/"}),
     Endpoint("table_rematch", table="finished", fields={"next": "/"}, htmx=True),
     Endpoint("table_rematch", table="missing", fields={"next": "/"}),
+    Endpoint("table_rematch_decline", table="running", fields={"next": "/"}),
+    Endpoint("table_rematch_decline", table="finished", fields={"next": "/"}, htmx=True),
     Endpoint("table_invite", method="get", path_value=True),
     Endpoint("play_settings", fields={"reminder_delay": "-7", "quiet_hours_start": "22:00"}),
     Endpoint("confirm_moves_set", fields={"confirm_moves": "sometimes"}),

@@ -1,6 +1,6 @@
 """The end of a game leads somewhere (issue 25, point 4): a finished table's page says who won
 at its top, with every place and the game's own result beside it, shows no empty hand, and
-offers what comes next: play again (or join the new table), watch the replay, the lobby."""
+offers what comes next: a rematch (offered, accepted or declined), watch the replay, the lobby."""
 
 from __future__ import annotations
 
@@ -110,7 +110,7 @@ def test_a_finished_table_shows_no_empty_hand_and_the_three_next_steps(rules, ma
     for empty in ("Your hand", "Your grid", "Your card:", "dn-backs", "0 hidden cards"):
         assert empty not in board, empty
     steps = _text(_private(html))
-    assert steps.startswith("Play again Watch the replay Back to the lobby")
+    assert steps.startswith("Rematch Watch the replay Back to the lobby")
     private = _private(html)
     assert f'action="{reverse("table_rematch", args=[table.pk])}"' in private
     assert 'name="csrfmiddlewaretoken"' in private, "it works without JavaScript too"
@@ -240,50 +240,58 @@ def test_a_solo_game_without_a_verdict_of_its_rules_says_it_is_over(solo_table, 
     _with_outcome(solo_table, details=details)
     html = _page(solo_table, alice)
     assert _headline(html) == "The game is over."
-    assert "Play again" in _private(html)
+    assert "Rematch" in _private(html)
 
 
-def test_after_play_again_the_others_are_offered_to_join_and_spectators_to_watch(alice, bob, carol):
+def test_after_a_rematch_offer_the_others_may_accept_or_decline_and_spectators_watch(
+    alice, bob, carol
+):
     table = finished_game(alice, bob, seed=1)
     new = table_rematch(table_id=table.pk, user=alice)
     forget_boards()
     new_url = reverse("table_detail", args=[new.pk])
+    accept_url = reverse("table_rematch", args=[table.pk])
+    decline_url = reverse("table_rematch_decline", args=[table.pk])
     mine = _private(_page(table, alice))
-    assert _text(mine).startswith("Go to the new table")
-    assert f'href="{new_url}"' in mine and "rematch" not in mine
+    assert _text(mine).startswith("Go to the rematch Withdraw the rematch")
+    assert f'href="{new_url}"' in mine and f'action="{decline_url}"' in mine
+    assert f'action="{accept_url}"' not in mine
     theirs = _private(_page(table, bob))
-    assert _text(theirs).startswith("Join the new table")
-    assert "alice opened a new table of this game for the same players." in _text(theirs)
-    assert f'action="{reverse("table_rematch", args=[table.pk])}"' in theirs
+    assert _text(theirs).startswith("Accept the rematch Decline")
+    assert "alice offers a rematch: the same game, each seat moved on by one." in _text(theirs)
+    assert f'action="{accept_url}"' in theirs and f'action="{decline_url}"' in theirs
     for spectator in (carol, None):
         watching = _private(_page(table, spectator))
         assert _text(watching).startswith("Watch the new table")
-        assert f'href="{new_url}"' in watching and "rematch" not in watching
+        assert f'href="{new_url}"' in watching and "action=" not in watching
 
 
-def test_when_the_new_table_started_without_a_player_they_may_only_watch_it(alice, bob, carol):
+def test_a_declined_rematch_offers_rematch_once_more(alice, bob):
     table = finished_game(alice, bob, seed=1)
-    new = table_rematch(table_id=table.pk, user=alice)
-    table_join(table_id=new.pk, user=carol)
-    text = _text(_private(_page(table, bob)))
-    assert text.startswith("Watch the new table")
-    assert "Its game started without you: every seat was taken." in text
+    table_rematch(table_id=table.pk, user=alice)
+    declined = client_for(bob).post(reverse("table_rematch_decline", args=[table.pk]), **HTMX)
+    assert declined.status_code == 200
+    forget_boards()
+    for user in (alice, bob):
+        assert _text(_private(_page(table, user))).startswith("Rematch")
+    again = client_for(bob).post(reverse("table_rematch_decline", args=[table.pk]), **HTMX)
+    assert again.status_code == 409 and "No rematch is on offer" in again.text
 
 
-def test_an_aborted_new_table_offers_play_again_once_more(alice, bob):
+def test_an_aborted_new_table_offers_a_rematch_once_more(alice, bob):
     from games.services.tables import table_abort
 
     table = finished_game(alice, bob, seed=1)
     new = table_rematch(table_id=table.pk, user=alice)
     table_abort(table_id=new.pk, user=alice)
     for user in (alice, bob):
-        assert _text(_private(_page(table, user))).startswith("Play again")
+        assert _text(_private(_page(table, user))).startswith("Rematch")
 
 
 # -- the rematch view -------------------------------------------------------------------------
 
 
-def test_play_again_goes_to_the_new_table_and_join_seats_the_other_there(alice, bob):
+def test_a_rematch_goes_to_the_new_table_and_accepting_seats_the_other_there(alice, bob):
     table = finished_game(alice, bob, seed=1)
     url = reverse("table_rematch", args=[table.pk])
     opened = client_for(alice).post(url, **HTMX)
@@ -347,7 +355,7 @@ def test_the_page_of_a_game_just_finished_keeps_its_socket_for_a_while(alice, bo
 
 @pytest.mark.django_db(transaction=True)
 def test_the_other_players_open_page_is_offered_to_join_without_a_reload(alice, bob, carol):
-    """The finished page keeps its socket (table.html: ``keeps_socket``); Play again moves the
+    """The finished page keeps its socket (table.html: ``keeps_socket``); "Rematch" moves the
     old table's version on, and each open page gets its own next steps pushed."""
     table = finished_game(alice, bob, seed=1)
 
@@ -364,9 +372,9 @@ def test_the_other_players_open_page_is_offered_to_join_without_a_reload(alice, 
         return frames
 
     pushed, watched = async_to_sync(scenario)()
-    assert "Join the new table" in pushed[pushed.index('id="board-private"') :]
-    assert "alice opened a new table" in pushed
-    assert "Watch the new table" in watched and "Join the new table" not in watched
+    assert "Accept the rematch" in pushed[pushed.index('id="board-private"') :]
+    assert "alice offers a rematch" in pushed
+    assert "Watch the new table" in watched and "Accept the rematch" not in watched
 
 
 @pytest.mark.django_db(transaction=True)
@@ -386,4 +394,4 @@ def test_a_push_to_a_finished_page_costs_two_queries_at_most(
     ]:
         with django_assert_max_num_queries(2):
             html = boards.changed_since(table.pk, audience, boards.SentParts())
-        assert "the new table" in html
+        assert "the new table" in html or "rematch" in html
