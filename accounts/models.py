@@ -16,6 +16,7 @@ from accounts.display import DEFAULT_THEME as DISPLAY_DEFAULT_THEME
 from accounts.display import DEFAULTS as DISPLAY_DEFAULTS
 from accounts.display import HIGHEST as DISPLAY_HIGHEST
 from accounts.display import THEME_CHOICES
+from accounts.notify import NoteChannel, NoteKind, switch_on
 
 TIME_ZONE_CHOICES = [(name, name) for name in sorted(zoneinfo.available_timezones())]
 
@@ -118,6 +119,13 @@ class User(AbstractUser):
         help_text=_('With "players rated near me": how far from my rating at that game.'),
     )
 
+    # Each kind of notification on each channel, where the player changed the default
+    # (``accounts.notify``), and how many of the bell's are unread: kept by community's
+    # services in the transaction that adds or reads one, so that every page's header shows
+    # the count without a query.
+    note_switches = models.JSONField(_("notifications"), default=dict, blank=True)
+    notes_unread = models.PositiveIntegerField(default=0)
+
     @property
     def public_name(self) -> str:
         return self.display_name or self.username
@@ -127,7 +135,14 @@ class User(AbstractUser):
 
     @property
     def wants_reminders(self) -> bool:
-        return self.reminder_delay != REMINDERS_OFF
+        """The "your turn" e-mail: a delay chosen, and the turn's e-mail switch on."""
+        return self.reminder_delay != REMINDERS_OFF and self.notified(
+            NoteKind.TURN, NoteChannel.EMAIL
+        )
+
+    def notified(self, kind: str, channel: str) -> bool:
+        """Whether this player wants notifications of ``kind`` on ``channel``."""
+        return switch_on(self.note_switches or {}, kind, channel)
 
     @property
     def zone(self) -> zoneinfo.ZoneInfo:

@@ -1,6 +1,11 @@
-"""A stored chat line, sent after its commit to its room's group on the table's socket
-(``games.live.broadcast`` names the groups): the table's group for the table's room, the
-players' group for the players' room, which only a seat's socket joins (``community.live``)."""
+"""What community sends open pages after a commit (``games.live.broadcast`` names the groups).
+
+- A stored chat line, to its room's group on the table's socket: the table's group for the
+  table's room, the players' group for the players' room, which only a seat's socket joins
+  (``community.live``).
+- A player's bell count, to their own group, which only their sockets join: the table page's
+  socket and the small socket of every other page (``community.consumers``).
+"""
 
 from __future__ import annotations
 
@@ -9,11 +14,11 @@ from typing import Any
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 
-from accounts.models import Block
+from accounts.models import Block, User
 from community.models import ChatLine, Room
 from config import redis_guard
 from games.extensions import extension_event
-from games.live.broadcast import group_name, players_group_name
+from games.live.broadcast import group_name, players_group_name, user_group_name
 
 LINE = "chat.line"
 
@@ -54,3 +59,19 @@ def line_posted(line: ChatLine) -> None:
     send = async_to_sync(layer.group_send)
     message = extension_event(LINE, line=line_data(line), hidden_from=hidden_from(line))
     redis_guard.guarded(redis_guard.layer_url(), send, group, message)
+
+
+NOTES = "notes.count"
+
+
+def notes_changed(user_ids: list[int], kind: str = "") -> None:
+    """Sends each player's open pages their bell's new count (and, for something new, its
+    kind, which the page announces): one query for the counts, one group message a player."""
+    layer = get_channel_layer()
+    if layer is None or not user_ids:
+        return
+    counts = User.objects.filter(pk__in=user_ids).values_list("pk", "notes_unread")
+    send = async_to_sync(layer.group_send)
+    for user_id, count in counts:
+        message = extension_event(NOTES, count=count, new=kind)
+        redis_guard.guarded(redis_guard.layer_url(), send, user_group_name(user_id), message)

@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 from django.template.loader import render_to_string
+from django.utils.translation import ngettext
 
 from accounts.models import User
-from community import broadcast, chat_pages, live, people_pages
+from community import broadcast, chat_pages, jobs, live, people_pages
 from community.selectors.chat import unread_lines
+from community.services.notes import notes_read, sweep_note_mails
 from games import extensions
+from games.jobs import embedded
 from games.models import Table
+from games.services.events import table_events
 
 
 def unread_notes(user: User, tables: list[Table]) -> dict[int, str]:
@@ -17,6 +21,20 @@ def unread_notes(user: User, tables: list[Table]) -> dict[int, str]:
         table_id: render_to_string("community/chat/unread.html", {"count": count})
         for table_id, count in unread_lines(user, tables).items()
     }
+
+
+def unread_lines_said(user: User, tables: list[Table]) -> dict[int, str]:
+    """The reminder e-mail's rows: how many chat lines wait at each table, in plain words."""
+    return {
+        table_id: ngettext("%(count)d unread chat line", "%(count)d unread chat lines", count)
+        % {"count": count}
+        for table_id, count in unread_lines(user, tables).items()
+    }
+
+
+def table_opened(user: User, table: Table) -> None:
+    """The player opened the table: what they were told of it is read."""
+    notes_read(user=user, table_id=table.pk)
 
 
 def register() -> None:
@@ -31,3 +49,10 @@ def register() -> None:
     extensions.socket_messages["chat_text"] = live.on_chat_message
     extensions.socket_messages["chat_seen"] = live.on_chat_seen
     extensions.socket_events[broadcast.LINE] = live.on_line
+    # Notifications: made from games' events, read when the table opens, the bell on its socket.
+    extensions.table_opened.append(table_opened)
+    extensions.reminder_notes.append(unread_lines_said)
+    extensions.socket_groups.append(live.user_groups_for)
+    extensions.socket_events[broadcast.NOTES] = live.on_notes
+    table_events.connect(jobs.on_table_events, dispatch_uid="community-notes")
+    embedded.extra.append(sweep_note_mails)

@@ -18,7 +18,7 @@ from django.utils import translation
 
 from community.models import Room
 from games.extensions import SocketPage
-from games.live.broadcast import players_group_name
+from games.live.broadcast import players_group_name, user_group_name
 
 
 def groups_for(page: SocketPage) -> list[str]:
@@ -83,3 +83,34 @@ def mark_seen(page: SocketPage) -> None:
     user = User.objects.filter(pk=page.user_id).first() if page.user_id is not None else None
     if user is not None:
         chat_read_mark(table_id=page.table_id, user=user)
+
+
+def user_groups_for(page: SocketPage) -> list[str]:
+    """A signed-in viewer's socket carries their notifications too (one socket per page)."""
+    return [user_group_name(page.user_id)] if page.user_id is not None else []
+
+
+def render_bell(language: str, count: int, new: str) -> str:
+    """The bell and what is new, swapped by id into the header of the page that gets them."""
+    from accounts.notify import NoteKind
+
+    label = str(NoteKind(new).label) if new in NoteKind.values else ""
+    with translation.override(language):
+        return render_to_string(
+            "community/notes/bell.html", {"count": count, "oob": True}
+        ) + render_to_string("community/notes/news.html", {"new": label, "oob": True})
+
+
+async def on_notes(page: SocketPage, event: dict[str, Any]) -> str:
+    """The table socket's share: the bell of the player whose page it is."""
+    return await on_notes_for(page.language, event)
+
+
+async def on_notes_for(language: str, event: dict[str, Any]) -> str:
+    count = event.get("count")
+    if not isinstance(count, int):
+        return ""
+    html: str = await sync_to_async(render_bell, thread_sensitive=False)(
+        language, count, str(event.get("new", ""))
+    )
+    return html

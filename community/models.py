@@ -8,6 +8,7 @@ from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from accounts.notify import NoteKind
 from games.models import Table
 
 
@@ -219,3 +220,65 @@ class ChallengeInvite(models.Model):
 
     def __str__(self) -> str:
         return f"{self.receiver} to challenge {self.challenge_id}: {self.answer}"
+
+
+class Notification(models.Model):
+    """One thing a player is told: in the bell (``shown``), by e-mail (``mail_due_at``, then
+    ``emailed_at``) and by push. A kind's switches (``accounts.notify``) decide which, when it is
+    made; a "your turn" is one unread row per table, moved on at each turn."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    kind = models.CharField(_("kind"), max_length=24, choices=NoteKind.choices)
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("from"),
+    )
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, null=True, blank=True)
+    challenge = models.ForeignKey(Challenge, on_delete=models.CASCADE, null=True, blank=True)
+    # A declined challenge's reason, or the chat line that names the player (its first words).
+    detail = models.CharField(max_length=120, blank=True)
+    shown = models.BooleanField(default=True)
+    created_at = models.DateTimeField(_("when"), default=timezone.now)
+    read_at = models.DateTimeField(_("read"), null=True, blank=True)
+    mail_due_at = models.DateTimeField(null=True, blank=True)
+    emailed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("notification")
+        verbose_name_plural = _("notifications")
+        indexes = [
+            # The bell's page: a player's latest; and what is unread at a table.
+            models.Index(fields=["user", "-id"], name="note_latest"),
+            models.Index(
+                fields=["user", "table"],
+                name="note_unread",
+                condition=models.Q(read_at__isnull=True),
+            ),
+            # The e-mail sweep: what falls due, unread and not sent.
+            models.Index(
+                fields=["mail_due_at"],
+                name="note_mail_due",
+                condition=models.Q(
+                    mail_due_at__isnull=False, emailed_at__isnull=True, read_at__isnull=True
+                ),
+            ),
+        ]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["user", "table"],
+                condition=models.Q(kind="turn", read_at__isnull=True),
+                name="note_one_unread_turn_per_table",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.kind} for {self.user_id}"
+
+    @property
+    def reason_label(self) -> str:
+        """A declined challenge's reason, in the reader's language."""
+        return str(dict(ChallengeInvite.Reason.choices).get(self.detail, ""))

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from community.views import challenges, chat, people
+from community.views import challenges, chat, notes, people
 
 urlpatterns = [
     path("t/<int:table_id>/chat/", chat.chat_post, name="chat_post"),
@@ -33,4 +33,10 @@ urlpatterns += [
         challenges.challenge_withdraw,
         name="challenge_withdraw",
     ),
+]
+urlpatterns += [
+    path("notifications/", notes.notifications_page, name="notifications"),
+    path("notifications/read/", notes.notifications_read, name="notifications_read"),
+    path("notifications/settings/", notes.notification_settings, name="notification_settings"),
+    path("notifications/<int:note_id>/", notes.notification_open, name="notification_open"),
 ]

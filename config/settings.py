@@ -352,6 +352,7 @@ CELERY_BEAT_SCHEDULE = {
     "sweep-deadlines": {"task": "games.tasks.sweep_deadlines", "schedule": SWEEP_DEADLINES_SECONDS},
     "sweep-reminders": {"task": "games.tasks.sweep_reminders", "schedule": SWEEP_SECONDS},
     "sweep-vacations": {"task": "games.tasks.sweep_vacations", "schedule": SWEEP_SECONDS},
+    "sweep-note-mails": {"task": "community.tasks.sweep_note_mails", "schedule": SWEEP_SECONDS},
 }
 CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TASK_ACKS_LATE = True

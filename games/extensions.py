@@ -4,6 +4,10 @@ them (``docs/architecture.md``, "The apps above games"): registries they fill in
 - ``table_panels``: HTML after the board on a table's page (the chat, under it on a phone);
 - ``replay_panels``: HTML after a replay's board (the chat of a finished game);
 - ``profile_panels``: HTML under a player's name on their profile (follow, block, report);
+- ``table_opened``: called when a signed-in player loads a table's page (what they were told of
+  it is read now);
+- ``reminder_notes``: a short plain-text note per table in the reminder e-mail (unread chat
+  lines), for all its rows at once;
 - ``row_notes``: a short note per table in the lobby's "your tables" (unread chat lines), for all
   the rows at once, in a fixed number of queries;
 - ``socket_groups``: the groups a table's socket joins besides the table's own (the players'
@@ -49,6 +53,7 @@ TablePanel = Callable[["HttpRequest", "Table", "int | None"], str]
 ReplayPanel = Callable[["HttpRequest", "Table"], str]
 ProfilePanel = Callable[["HttpRequest", "User"], str]
 RowNotes = Callable[["User", "list[Table]"], dict[int, str]]
+TableOpened = Callable[["User", "Table"], None]
 SocketGroups = Callable[[SocketPage], list[str]]
 SocketMessage = Callable[[SocketPage, dict[str, Any]], Awaitable[str]]
 SocketEvent = Callable[[SocketPage, dict[str, Any]], Awaitable[str]]
@@ -57,6 +62,8 @@ table_panels: list[TablePanel] = []
 replay_panels: list[ReplayPanel] = []
 profile_panels: list[ProfilePanel] = []
 row_notes: list[RowNotes] = []
+reminder_notes: list[RowNotes] = []
+table_opened: list[TableOpened] = []
 socket_groups: list[SocketGroups] = []
 socket_messages: dict[str, SocketMessage] = {}
 socket_events: dict[str, SocketEvent] = {}

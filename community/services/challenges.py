@@ -19,8 +19,10 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.models import ChallengesFrom, Follow, User
+from accounts.notify import NoteKind
 from accounts.relations import barred_among, contact_barred
-from community.models import Challenge, ChallengeInvite
+from community.models import Challenge, ChallengeInvite, Notification
+from community.services.notes import About, notes_read, notify
 from games.bots import BOT_LEVELS
 from games.errors import Conflict, Forbidden, GameError, NotFound
 from games.models import Rating, Table
@@ -125,6 +127,11 @@ def challenge_create(
         ChallengeInvite(challenge=challenge, receiver=receiver, position=n)
         for n, receiver in enumerate(unique, start=1)
     )
+    notify(
+        kind=NoteKind.CHALLENGE,
+        user_ids=[receiver.pk for receiver in unique],
+        about=About(actor=sender, challenge_id=challenge.pk),
+    )
     return challenge
 
 
@@ -168,7 +175,22 @@ def challenge_accept(*, challenge_id: int, user: User) -> Challenge:
         challenge.table = _table_for(challenge, [other.receiver for other in invites])
         challenge.status = Challenge.Status.STARTED
         challenge.save(update_fields=["table", "status"])
+    notify(
+        kind=NoteKind.CHALLENGE_ACCEPTED,
+        user_ids=[challenge.sender_id],
+        about=About(actor=user, challenge_id=challenge.pk, table_id=challenge.table_id),
+    )
+    _read_challenge(user, challenge)
     return challenge
+
+
+def _read_challenge(user: User, challenge: Challenge) -> None:
+    """An answered challenge is no longer news to the one who answered."""
+    ids = Notification.objects.filter(
+        user=user, challenge=challenge, kind=NoteKind.CHALLENGE, read_at__isnull=True
+    ).values_list("pk", flat=True)
+    if user.notes_unread and ids:
+        notes_read(user=user, note_ids=list(ids))
 
 
 def _table_for(challenge: Challenge, receivers: list[User]) -> Table:
@@ -204,6 +226,12 @@ def challenge_decline(*, challenge_id: int, user: User, reason: object) -> Chall
     invite.save(update_fields=["answer", "reason", "answered_at"])
     challenge.status = Challenge.Status.DECLINED
     challenge.save(update_fields=["status"])
+    notify(
+        kind=NoteKind.CHALLENGE_DECLINED,
+        user_ids=[challenge.sender_id],
+        about=About(actor=user, challenge_id=challenge.pk, detail=str(reason)),
+    )
+    _read_challenge(user, challenge)
     return challenge
 
 

@@ -22,6 +22,7 @@ from accounts.models import User
 from community import broadcast
 from community.models import ChatLine, ChatRead, ChatReport, Room, TableChat
 from community.selectors.chat import may_read, may_write
+from community.services.notes import mention_notes
 from games.errors import Forbidden, GameError, NotFound
 from games.models import Table
 
@@ -88,6 +89,8 @@ def chat_line_post(*, table_id: int, user: User, room: str, text: object) -> Cha
             raise GameError(_("You have just written that: say something new."))
         line = ChatLine.objects.create(table=table, room=room, author=user, text=line_text)
         _mark_read(table_id=table.pk, user=user, line_id=line.pk)
+        if "@" in line_text:
+            mention_notes(table=table, author=user, text=line_text)
         transaction.on_commit(lambda: broadcast.line_posted(line))
     return line
 

@@ -15,8 +15,10 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.models import Block, Follow, User
+from accounts.notify import NoteKind
 from accounts.relations import FOLLOW_CAP
-from community.models import PlayerReport
+from community.models import Notification, PlayerReport
+from community.services.notes import About, notes_read, notify
 from games.errors import Conflict, Forbidden, GameError
 
 REPORTS_PER_DAY = 10  # a reporter's reports of players in 24 hours; the next is refused
@@ -50,7 +52,13 @@ def follow_add(*, user: User, target: User) -> Follow:
         raise Conflict(
             _("You follow %(cap)d players already: stop following one first.") % {"cap": FOLLOW_CAP}
         )
-    return Follow.objects.create(follower=user, followed=target)
+    follow = Follow.objects.create(follower=user, followed=target)
+    a_day_ago = timezone.now() - dt.timedelta(days=1)
+    if not Notification.objects.filter(
+        user=target, actor=user, kind=NoteKind.FOLLOWER, created_at__gte=a_day_ago
+    ).exists():  # following again and again tells them once a day
+        notify(kind=NoteKind.FOLLOWER, user_ids=[target.pk], about=About(actor=user))
+    return follow
 
 
 def follow_remove(*, user: User, target: User) -> None:
@@ -75,6 +83,8 @@ def block_set(
     Follow.objects.filter(
         Q(follower=user, followed=target) | Q(follower=target, followed=user)
     ).delete()
+    if no_contact or hide_lines:  # what they were told of the blocked player is gone
+        notes_read(user=user, actor_id=target.pk)
     return block
 
 

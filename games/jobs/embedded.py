@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import logging
 import threading
+from collections.abc import Callable
 from typing import Any
 
 from django.conf import settings
@@ -27,11 +28,16 @@ _started = threading.Event()
 _starting = threading.Lock()
 
 
+# The sweeps of the apps above games (community's e-mail of notifications), added in their
+# ``ready()``.
+extra: list[Callable[[], object]] = []
+
+
 def run_once() -> None:
     """One round of every sweep, as beat would schedule them."""
     from games.jobs import sweeps
 
-    for sweep in (sweeps.sweep_vacations, sweeps.sweep_deadlines, sweeps.sweep_reminders):
+    for sweep in (sweeps.sweep_vacations, sweeps.sweep_deadlines, sweeps.sweep_reminders, *extra):
         try:
             sweep()
         except Exception:

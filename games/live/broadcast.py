@@ -31,6 +31,11 @@ def players_group_name(table_id: int) -> str:
     return f"table-{table_id}-players"
 
 
+def user_group_name(user_id: int) -> str:
+    """A player's own open pages (their notifications): only their own sockets join it."""
+    return f"user-{user_id}"
+
+
 def changed_message(table_id: int, version: int, origin: str = "") -> dict[str, str | int]:
     message: dict[str, str | int] = {"type": CHANGED, "table": table_id, "version": version}
     if origin:

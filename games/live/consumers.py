@@ -239,11 +239,16 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
         return f'<div id="board-message" class="board-message">{boards.message_html(text)}</div>'
 
     def _language(self) -> str:
-        """The page's language, as for HTTP: the player's choice, else the cookie or browser's."""
-        if self.user.is_authenticated and self.user.language:
-            return self.user.language
-        request = HttpRequest()
-        request.COOKIES = self.scope.get("cookies", {})
-        accept = dict(self.scope.get("headers", [])).get(b"accept-language", b"")
-        request.META["HTTP_ACCEPT_LANGUAGE"] = accept.decode("latin-1")
-        return translation.get_language_from_request(request)
+        return page_language(self.scope, self.user)
+
+
+def page_language(scope: dict[str, Any], user: User | AnonymousUser) -> str:
+    """A socket's page's language, as for HTTP: the player's choice, else the cookie or the
+    browser's."""
+    if user.is_authenticated and user.language:
+        return str(user.language)
+    request = HttpRequest()
+    request.COOKIES = scope.get("cookies", {})
+    accept = dict(scope.get("headers", [])).get(b"accept-language", b"")
+    request.META["HTTP_ACCEPT_LANGUAGE"] = accept.decode("latin-1")
+    return translation.get_language_from_request(request)

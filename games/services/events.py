@@ -50,7 +50,16 @@ class BotTurnDue:
     version: int
 
 
-Event = TableChanged | TurnStarted | GameEnded | BotTurnDue
+@dataclass(frozen=True)
+class RematchOffered:
+    """``user_id`` offered the players of the finished ``table_id`` a rematch (``offer_id``)."""
+
+    table_id: int
+    offer_id: int
+    user_id: int
+
+
+Event = TableChanged | TurnStarted | GameEnded | BotTurnDue | RematchOffered
 
 table_events = Signal()
 """Sent once per committed change, with ``events``: a tuple of the events above."""

@@ -21,6 +21,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from accounts.models import REMINDERS_OFF, User
+from games import extensions
 from games.models import Reminder, Seat, Table
 from games.services import clocks
 from games.services.presence import PRESENCE
@@ -88,7 +89,10 @@ def reminders_queue(*, kind: Reminder.Kind, now: dt.datetime) -> int:
         for seat in due:
             user = seat.user
             later = None
-            if seat.is_waiting and user is not None and not seat.is_bot and user.wants_reminders:
+            wanted = seat.is_waiting and user is not None and not seat.is_bot
+            if wanted and kind == Reminder.Kind.TURN and _seen_this_turn(seat, now):
+                wanted = False  # they saw the turn at the table: the e-mail would repeat it
+            if wanted and user is not None and user.wants_reminders:
                 if seat.seen_at and seat.seen_at >= now - PRESENCE:
                     later = seat.seen_at + PRESENCE  # they are looking at it right now
                 else:
@@ -101,6 +105,21 @@ def reminders_queue(*, kind: Reminder.Kind, now: dt.datetime) -> int:
             setattr(seat, field, later)
             seat.save(update_fields=[field])
     return queued
+
+
+def _seen_this_turn(seat: Seat, now: dt.datetime) -> bool:
+    """Whether the player had the table open during this turn and left it (while they have it
+    open, the notice is postponed instead)."""
+    seen, since = seat.seen_at, seat.waiting_since
+    return bool(seen and since and since <= seen < now - PRESENCE)
+
+
+def turn_reminders_drop(*, user: User, table_ids: list[int]) -> int:
+    """The player read in the site that it is their turn at these tables: no "your turn" e-mail
+    repeats it (a "time is nearly up" warning still comes). Returns how many seats it spared."""
+    return Seat.objects.filter(
+        user=user, table_id__in=table_ids, is_waiting=True, reminder_due_at__isnull=False
+    ).update(reminder_due_at=None)
 
 
 def _absolute(path: str) -> str:
@@ -138,18 +157,24 @@ def _send(user: User, warnings: list[Seat]) -> None:
         .order_by("deadline")
     )
     warned = {seat.pk for seat in warnings}
-    rows = [
-        {
-            "table": seat.table,
-            "url": _absolute(reverse("table_detail", args=[seat.table_id])),
-            "deadline": seat.deadline,
-            "warning": seat.pk in warned,
-        }
-        for seat in waiting
-    ]
     unsubscribe = _absolute(reverse("unsubscribe", args=[user_unsubscribe_token(user=user)]))
     language = getattr(user, "language", None) or settings.LANGUAGE_CODE
     with translation.override(language), timezone.override(user.zone):
+        # What the apps above add to each row, in the player's language: unread chat lines.
+        notes: dict[int, list[str]] = {}
+        for hook in extensions.reminder_notes:
+            for table_id, note in hook(user, [seat.table for seat in waiting]).items():
+                notes.setdefault(table_id, []).append(note)
+        rows = [
+            {
+                "table": seat.table,
+                "url": _absolute(reverse("table_detail", args=[seat.table_id])),
+                "deadline": seat.deadline,
+                "warning": seat.pk in warned,
+                "notes": notes.get(seat.table_id, []),
+            }
+            for seat in waiting
+        ]
         context = {
             "user": user,
             "rows": rows,

@@ -251,7 +251,10 @@ def table_rematch(*, table_id: int, user: User) -> Table:
     table.version += 1  # its open pages now offer the others "Accept the rematch"
     table.save(update_fields=["next_table", "version"])
     events.publish_on_commit(
-        events=[events.table_changed(table_id=table.pk, version=table.version)]
+        events=[
+            events.table_changed(table_id=table.pk, version=table.version),
+            events.RematchOffered(table.pk, following.pk, user.pk),
+        ]
     )
     return following
 

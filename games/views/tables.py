@@ -121,6 +121,9 @@ def _table_page(
 ) -> HttpResponse:
     """The whole page: its forms carry a CSRF token, so that they work without JavaScript."""
     audience = boards.Audience.of(request.user, seats)
+    if request.user.is_authenticated:
+        for opened in extensions.table_opened:  # what they were told of this table is read
+            opened(request.user, table)
     board = boards.board_for(table, audience, seats, csrf_input=csrf_input(request))
     game = get_game(table.game)
     context = {

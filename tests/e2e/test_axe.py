@@ -106,6 +106,9 @@ def the_visits(me: User, players: list[User]) -> list[Visit]:
         Visit("finished table (seated)", reverse("table_detail", args=[finished.pk]), me.username),
         Visit("challenges", reverse("challenges"), me.username),
         Visit("a challenge's settings", challenge_page, me.username),
+        # Notifications: the challenges and follows above are in the bell, unread and read.
+        Visit("notifications", reverse("notifications"), me.username),
+        Visit("notification settings", reverse("notification_settings"), me.username),
     ]
     return visits
 

@@ -23,6 +23,7 @@ from games.live.routing import websocket_urlpatterns
 from games.models import Move, Table
 from tests.conftest import client_for, user_at
 from tests.support.faults import MOVE_BUDGET_S, REAL_SERVICES, play_over_http, replays_exactly
+from tests.support.sockets import BoardSocket
 
 pytestmark = REAL_SERVICES
 # A move once the breakers skip Redis: no wait on it at all.
@@ -30,7 +31,7 @@ SKIPPING_S = 1.0
 
 
 async def _open(table: Table, user) -> WebsocketCommunicator:
-    socket = WebsocketCommunicator(URLRouter(websocket_urlpatterns), f"/ws/t/{table.pk}/")
+    socket = BoardSocket(URLRouter(websocket_urlpatterns), f"/ws/t/{table.pk}/")
     socket.scope["user"] = user
     connected, code = await socket.connect(timeout=10)
     assert connected, code

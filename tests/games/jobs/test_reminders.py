@@ -103,9 +103,32 @@ def test_no_email_while_the_player_has_the_table_open(running_table):
     sweeps.sweep_reminders(seat.seen_at + dt.timedelta(seconds=30))
     assert mail.outbox == []
     seat.refresh_from_db()
-    assert seat.reminder_due_at is not None  # postponed, not dropped
+    assert seat.reminder_due_at is not None  # postponed while they look at it
+
+
+def test_no_turn_email_repeats_a_turn_seen_at_the_table(running_table):
+    """The player opened the table during their turn and left without moving: the site told
+    them already; the "your turn" e-mail never comes (the warning before the deadline does)."""
+    seat = _waiting_seat(running_table)
+    client_for(seat.user).get(reverse("table_detail", args=[running_table.pk]))
+    seat.refresh_from_db()
+    Seat.objects.filter(pk=seat.pk).update(reminder_due_at=seat.seen_at)
     sweeps.sweep_reminders(seat.seen_at + 2 * HOUR)
+    assert mail.outbox == []
+    seat.refresh_from_db()
+    assert seat.reminder_due_at is None
+    sweeps.sweep_reminders(seat.deadline - dt.timedelta(minutes=1))
     assert len(mail.outbox) == 1
+    assert "nearly up" in mail.outbox[0].subject
+
+
+def test_a_turn_seen_before_it_started_still_gets_its_email(running_table):
+    seat = _waiting_seat(running_table)
+    Seat.objects.filter(pk=seat.pk).update(
+        seen_at=seat.waiting_since - HOUR, reminder_due_at=seat.waiting_since
+    )
+    sweeps.sweep_reminders(seat.waiting_since + 2 * HOUR)
+    assert [m.to for m in mail.outbox] == [[seat.user.email]]
 
 
 def test_a_seat_is_marked_seen_at_most_every_twenty_seconds(running_table):

@@ -27,6 +27,7 @@ from community.models import (
     ChallengeInvite,
     ChatLine,
     ChatReport,
+    Notification,
     PlayerReport,
     TableChat,
 )
@@ -511,6 +512,11 @@ ENDPOINTS = [
     Endpoint("challenge_withdraw", table="missing"),
     Endpoint("challenge_settings", fields={"challenges_from": "aliens"}),
     Endpoint("challenges", method="get", query=True),
+    # Notifications (#27.5): a switch that is not on the page, or a value that is not "on"; a
+    # notification that is not there.
+    Endpoint("notification_settings", fields={"challenge:site": "on", "bogus:site": "on"}),
+    Endpoint("notification_open", method="get", table="missing"),
+    Endpoint("notifications", method="get", query=True),
 ]
 
 
@@ -533,6 +539,7 @@ def _everything() -> tuple:
         PlayerReport.objects.count(),
         list(Challenge.objects.values_list("pk", "status")),
         list(ChallengeInvite.objects.values_list("pk", "answer")),
+        list(Notification.objects.values_list("pk", "read_at", "mail_due_at")),
     )
     return snapshot(), list(users), Vacation.objects.count(), Reminder.objects.count(), chat
 

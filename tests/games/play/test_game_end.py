@@ -11,7 +11,6 @@ import pytest
 from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
 from channels.routing import URLRouter
-from channels.testing import WebsocketCommunicator
 from django.db.models import F
 from django.urls import reverse
 
@@ -23,6 +22,7 @@ from games.selectors.replays import hides_something
 from games.services.tables import table_create, table_join, table_rematch
 from tests.conftest import client_for, forget_boards, user_at
 from tests.games.rated_games import finished_game, play_to_the_end
+from tests.support.sockets import BoardSocket
 
 pytestmark = pytest.mark.django_db
 
@@ -344,10 +344,13 @@ def test_a_visitor_is_asked_to_sign_in_first(alice, bob):
 def test_the_page_of_a_game_just_finished_keeps_its_socket_for_a_while(alice, bob):
     """So that its players learn of a rematch without a reload; an old game's page has none."""
     table = finished_game(alice, bob, seed=1)
-    assert "ws-connect" in _page(table, alice)
+    table_socket = f'ws-connect="/ws/t/{table.pk}/'
+    assert table_socket in _page(table, alice)
     Table.objects.filter(pk=table.pk).update(finished_at=F("finished_at") - LIVE_AFTER_END)
     table.refresh_from_db()
-    assert "ws-connect" not in _page(table, alice)
+    old = _page(table, alice)
+    assert table_socket not in old
+    assert 'ws-connect="/ws/me/"' in old  # the bell's own small socket instead
 
 
 # -- the others learn of it on their open page ------------------------------------------------
@@ -360,9 +363,9 @@ def test_the_other_players_open_page_is_offered_to_join_without_a_reload(alice, 
     table = finished_game(alice, bob, seed=1)
 
     async def scenario() -> tuple[str, str]:
-        player = WebsocketCommunicator(URLRouter(websocket_urlpatterns), f"/ws/t/{table.pk}/")
+        player = BoardSocket(URLRouter(websocket_urlpatterns), f"/ws/t/{table.pk}/")
         player.scope["user"] = bob
-        spectator = WebsocketCommunicator(URLRouter(websocket_urlpatterns), f"/ws/t/{table.pk}/")
+        spectator = BoardSocket(URLRouter(websocket_urlpatterns), f"/ws/t/{table.pk}/")
         spectator.scope["user"] = carol
         assert (await player.connect())[0] and (await spectator.connect())[0]
         await database_sync_to_async(table_rematch)(table_id=table.pk, user=alice)

@@ -94,7 +94,13 @@ def test_the_other_players_open_pages_are_told_of_the_new_table(
         events.table_events.disconnect(listener)
     fresh = Table.objects.get(pk=old.pk)
     assert fresh.version == old.version + 1
-    assert heard == [(events.TableChanged(old.pk, old.version + 1),)]
+    (offer,) = Table.objects.filter(rematch_of=old)
+    assert heard == [
+        (
+            events.TableChanged(old.pk, old.version + 1),
+            events.RematchOffered(old.pk, offer.pk, players[0].pk),
+        )
+    ]
 
 
 def test_the_next_player_accepts_that_same_table_their_seat_moved_on(gnav_table):

@@ -13,6 +13,7 @@ from django.urls import reverse
 
 from games.models import Table
 from games.rules import get_rules
+from games.services.events import table_events
 from games.services.moves import move_play
 from games.services.tables import table_create, table_join, table_rematch
 from tests.conftest import client_for, play_random_moves, user_at
@@ -21,6 +22,18 @@ from tests.games.rated_games import finished_game
 from tests.support.page_queries import TABLE_PAGE_QUERIES
 
 pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def the_move_alone():
+    """A move's own queries: the notifications of its turn are a task of their own (a worker's,
+    ``community.jobs``; inline in tests), counted in tests/community/test_notes.py."""
+    from community.jobs import on_table_events
+
+    table_events.disconnect(dispatch_uid="community-notes")
+    yield
+    table_events.connect(on_table_events, dispatch_uid="community-notes")
+
 
 LOBBY_QUERIES = 9  # with the unread chat lines of the player's tables, one query for all
 POLL_QUERIES = 1
