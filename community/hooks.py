@@ -9,6 +9,7 @@ from accounts.models import User
 from community import broadcast, chat_pages, jobs, live, people_pages
 from community.selectors.chat import unread_lines
 from community.services.notes import notes_read, sweep_note_mails
+from community.services.push import sweep_pushes
 from games import extensions
 from games.jobs import embedded
 from games.models import Table
@@ -55,4 +56,4 @@ def register() -> None:
     extensions.socket_groups.append(live.user_groups_for)
     extensions.socket_events[broadcast.NOTES] = live.on_notes
     table_events.connect(jobs.on_table_events, dispatch_uid="community-notes")
-    embedded.extra.append(sweep_note_mails)
+    embedded.extra += [sweep_note_mails, sweep_pushes]

@@ -60,6 +60,13 @@ def sweep_note_mails() -> int:
     return sweep()
 
 
+@shared_task(name="community.tasks.sweep_pushes")
+def sweep_pushes() -> int:
+    from community.services.push import sweep_pushes as sweep
+
+    return sweep()
+
+
 def _in_thread(items: list[Item]) -> None:
     close_old_connections()
     try:

@@ -246,6 +246,8 @@ class Notification(models.Model):
     read_at = models.DateTimeField(_("read"), null=True, blank=True)
     mail_due_at = models.DateTimeField(null=True, blank=True)
     emailed_at = models.DateTimeField(null=True, blank=True)
+    push_due_at = models.DateTimeField(null=True, blank=True)
+    pushed_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         verbose_name = _("notification")
@@ -266,6 +268,14 @@ class Notification(models.Model):
                     mail_due_at__isnull=False, emailed_at__isnull=True, read_at__isnull=True
                 ),
             ),
+            # The push sweep: what falls due, unread and not pushed.
+            models.Index(
+                fields=["push_due_at"],
+                name="note_push_due",
+                condition=models.Q(
+                    push_due_at__isnull=False, pushed_at__isnull=True, read_at__isnull=True
+                ),
+            ),
         ]
         constraints = [
             models.UniqueConstraint(
@@ -282,3 +292,23 @@ class Notification(models.Model):
     def reason_label(self) -> str:
         """A declined challenge's reason, in the reader's language."""
         return str(dict(ChallengeInvite.Reason.choices).get(self.detail, ""))
+
+
+class PushSubscription(models.Model):
+    """A browser that allowed push for a player: its push service's endpoint and the keys that
+    encrypt for it (RFC 8291). A browser belongs to the last player who subscribed it."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="push_subscriptions"
+    )
+    endpoint = models.URLField(max_length=1000, unique=True)
+    p256dh = models.CharField(max_length=100)
+    auth = models.CharField(max_length=40)
+    created_at = models.DateTimeField(_("since"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("push subscription")
+        verbose_name_plural = _("push subscriptions")
+
+    def __str__(self) -> str:
+        return f"push for {self.user_id}"

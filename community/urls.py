@@ -40,3 +40,7 @@ urlpatterns += [
     path("notifications/settings/", notes.notification_settings, name="notification_settings"),
     path("notifications/<int:note_id>/", notes.notification_open, name="notification_open"),
 ]
+urlpatterns += [
+    path("notifications/push/", notes.push_subscribe, name="push_subscribe"),
+    path("notifications/push/stop/", notes.push_unsubscribe, name="push_unsubscribe"),
+]

@@ -353,6 +353,7 @@ CELERY_BEAT_SCHEDULE = {
     "sweep-reminders": {"task": "games.tasks.sweep_reminders", "schedule": SWEEP_SECONDS},
     "sweep-vacations": {"task": "games.tasks.sweep_vacations", "schedule": SWEEP_SECONDS},
     "sweep-note-mails": {"task": "community.tasks.sweep_note_mails", "schedule": SWEEP_SECONDS},
+    "sweep-pushes": {"task": "community.tasks.sweep_pushes", "schedule": SWEEP_DEADLINES_SECONDS},
 }
 CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TASK_ACKS_LATE = True
@@ -388,6 +389,17 @@ EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
 EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS")
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", f"{SITE_NAME} <noreply@localhost>")
 
+# Browser push (Web Push with VAPID, community.services.push): on once both keys are set;
+# `python manage.py vapid_keys` makes a pair. The subject is how a push service reaches the
+# operator. A push waits at the push service for at most PUSH_TTL_SECONDS (pywebpush's default
+# of 0 lets it drop an alert to a sleeping phone).
+WEBPUSH_VAPID_PRIVATE_KEY = os.environ.get("WEBPUSH_VAPID_PRIVATE_KEY", "")
+WEBPUSH_VAPID_PUBLIC_KEY = os.environ.get("WEBPUSH_VAPID_PUBLIC_KEY", "")
+WEBPUSH_SUBJECT = os.environ.get("WEBPUSH_SUBJECT", "mailto:noreply@localhost")
+PUSH_TTL_SECONDS = int(os.environ.get("PUSH_TTL_SECONDS", str(24 * 3600)))
+# Push endpoints are https URLs of the browsers' push services; a local one only for tests.
+WEBPUSH_LOCAL_ENDPOINTS = TESTING
+
 # Content-Security-Policy, enforced (django-csp): scripts, styles, images and fonts from the
 # site only, and no inline script, style attribute or event handler anywhere (pages, board
 # fragments, error pages; htmx's own indicator style is off, its rules are in site.css).
@@ -402,6 +414,8 @@ CONTENT_SECURITY_POLICY = {
         "img-src": [SELF, "data:"],
         "font-src": [SELF],
         "connect-src": [SELF],
+        # The service worker that shows browser push (static/js/push-sw.js).
+        "worker-src": [SELF],
         "object-src": [NONE],
         "base-uri": [SELF],
         "form-action": [SELF],

@@ -28,7 +28,8 @@ from django.utils.translation import ngettext
 from accounts.models import REMINDERS_OFF, Block, User
 from accounts.notify import NoteChannel, NoteKind, default_switch, switch_key
 from community import broadcast
-from community.models import Notification
+from community.models import Notification, PushSubscription
+from community.services.push import push_due_in, push_enabled
 from games.models import Seat, Table
 from games.services.presence import PRESENCE
 from games.services.reminders import turn_reminders_drop, user_unsubscribe_token
@@ -69,10 +70,12 @@ def notify(*, kind: NoteKind, user_ids: Iterable[int], about: About | None = Non
         return 0
     now = timezone.now()
     notes = []
+    browsers = _with_browsers(ids)
     for user in User.objects.filter(pk__in=ids, is_active=True):
         shown = user.notified(kind, NoteChannel.SITE)
         mail = kind != NoteKind.TURN and _mailable(user) and user.notified(kind, NoteChannel.EMAIL)
-        if not (shown or mail):
+        push = user.pk in browsers and user.notified(kind, NoteChannel.PUSH)
+        if not (shown or mail or push):
             continue
         delay = max(NOTE_MAIL_DELAY, dt.timedelta(minutes=max(user.reminder_delay, 0)))
         notes.append(
@@ -86,6 +89,7 @@ def notify(*, kind: NoteKind, user_ids: Iterable[int], about: About | None = Non
                 shown=shown,
                 created_at=now,
                 mail_due_at=now + delay if mail else None,
+                push_due_at=now + push_due_in(user) if push else None,
             )
         )
     if not notes:
@@ -97,6 +101,15 @@ def notify(*, kind: NoteKind, user_ids: Iterable[int], about: About | None = Non
             User.objects.filter(pk__in=counted).update(notes_unread=F("notes_unread") + 1)
             transaction.on_commit(lambda: broadcast.notes_changed(counted, kind=kind))
     return len(made)
+
+
+def _with_browsers(user_ids: set[int]) -> set[int]:
+    """Which of these players allowed push in a browser (no query while push is off)."""
+    if not push_enabled():
+        return set()
+    return set(
+        PushSubscription.objects.filter(user_id__in=user_ids).values_list("user_id", flat=True)
+    )
 
 
 def _mailable(user: User) -> bool:
@@ -112,7 +125,7 @@ def _stored(note: Notification) -> bool:
         return True
     moved = Notification.objects.filter(
         user_id=note.user_id, table=note.table_id, kind=NoteKind.TURN, read_at__isnull=True
-    ).update(created_at=note.created_at)
+    ).update(created_at=note.created_at, push_due_at=note.push_due_at, pushed_at=None)
     if moved:
         return False
     try:

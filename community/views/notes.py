@@ -3,6 +3,7 @@ views over ``community.services.notes``."""
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse
@@ -15,11 +16,16 @@ from accounts.notify import NoteChannel, NoteKind, switch_key
 from community.models import Notification
 from community.selectors.notes import notes_of
 from community.services import notes as note_services
+from community.services import push as push_services
+from games.errors import GameError
 from games.views.requests import SignedInRequest
 from games.views.tables import whole_number
 
-# The channels the settings page offers (push joins them where the site can send it).
-CHANNELS = [NoteChannel.SITE, NoteChannel.EMAIL]
+
+def _channels() -> list[NoteChannel]:
+    """The channels the settings page offers: push where the site can send it."""
+    push = [NoteChannel.PUSH] if push_services.push_enabled() else []
+    return [NoteChannel.SITE, NoteChannel.EMAIL, *push]
 
 
 @login_required
@@ -60,14 +66,15 @@ def notifications_read(request: SignedInRequest) -> HttpResponse:
 def notification_settings(request: SignedInRequest) -> HttpResponse:
     """Each kind on or off for the site and e-mail: a grid of switches."""
     user = request.user
+    channels = _channels()
     if request.method == "POST":
-        known = {switch_key(k, c) for k in NoteKind.values for c in CHANNELS}
+        known = {switch_key(k, c) for k in NoteKind.values for c in channels}
         unknown = [key for key in request.POST if key not in known and key != "csrfmiddlewaretoken"]
         if unknown or any(request.POST.getlist(key) != ["on"] for key in known & set(request.POST)):
             messages.error(request, _("Those switches are not on this page."))
             return _settings_page(request, status=400)
         switches = {key: True for key in known if key in request.POST}
-        note_services.note_switches_set(user=user, switches=switches, channels=CHANNELS)
+        note_services.note_switches_set(user=user, switches=switches, channels=channels)
         messages.success(request, _("Saved: we tell you what you chose, as you chose."))
         return redirect("notification_settings")
     return _settings_page(request)
@@ -75,6 +82,7 @@ def notification_settings(request: SignedInRequest) -> HttpResponse:
 
 def _settings_page(request: SignedInRequest, status: int = 200) -> HttpResponse:
     user = request.user
+    channels = _channels()
     rows = [
         {
             "label": label,
@@ -84,10 +92,39 @@ def _settings_page(request: SignedInRequest, status: int = 200) -> HttpResponse:
                     "channel": channel.label,
                     "on": user.notified(kind, channel),
                 }
-                for channel in CHANNELS
+                for channel in channels
             ],
         }
         for kind, label in NoteKind.choices
     ]
-    context = {"rows": rows, "channels": CHANNELS, "settings_url": reverse("play_settings")}
+    context = {
+        "rows": rows,
+        "channels": channels,
+        "settings_url": reverse("play_settings"),
+        "push_key": settings.WEBPUSH_VAPID_PUBLIC_KEY if NoteChannel.PUSH in channels else "",
+    }
     return render(request, "community/notes/settings.html", context, status=status)
+
+
+@login_required
+@require_POST
+def push_subscribe(request: SignedInRequest) -> HttpResponse:
+    """static/js/community/push.js: this browser allowed push (its subscription's endpoint and
+    keys)."""
+    try:
+        push_services.push_subscribe(
+            user=request.user,
+            endpoint=request.POST.get("endpoint"),
+            p256dh=request.POST.get("p256dh"),
+            auth=request.POST.get("auth"),
+        )
+    except GameError as exc:
+        return HttpResponse(exc.message, status=exc.status, content_type="text/plain")
+    return HttpResponse(_("Push is on in this browser."), content_type="text/plain")
+
+
+@login_required
+@require_POST
+def push_unsubscribe(request: SignedInRequest) -> HttpResponse:
+    push_services.push_unsubscribe(user=request.user, endpoint=request.POST.get("endpoint", ""))
+    return HttpResponse(_("Push is off in this browser."), content_type="text/plain")

@@ -29,6 +29,7 @@ from community.models import (
     ChatReport,
     Notification,
     PlayerReport,
+    PushSubscription,
     TableChat,
 )
 from games.bots import BOT_LEVELS
@@ -517,6 +518,9 @@ ENDPOINTS = [
     Endpoint("notification_settings", fields={"challenge:site": "on", "bogus:site": "on"}),
     Endpoint("notification_open", method="get", table="missing"),
     Endpoint("notifications", method="get", query=True),
+    # Browser push (#27.6): keys that are no keys (and push is off in the test settings).
+    Endpoint("push_subscribe", fields={"endpoint": "https://push.example.com/1", "auth": "A"}),
+    Endpoint("push_unsubscribe", fields={"endpoint": "https://push.example.com/1"}),
 ]
 
 
@@ -540,6 +544,7 @@ def _everything() -> tuple:
         list(Challenge.objects.values_list("pk", "status")),
         list(ChallengeInvite.objects.values_list("pk", "answer")),
         list(Notification.objects.values_list("pk", "read_at", "mail_due_at")),
+        list(PushSubscription.objects.values_list("pk", "endpoint")),
     )
     return snapshot(), list(users), Vacation.objects.count(), Reminder.objects.count(), chat
 
