@@ -17,12 +17,13 @@ class BoardSocket(WebsocketCommunicator):
         super().__init__(*args, **kwargs)
         self.bells: list[str] = []
 
-    async def receive_from(self, timeout: float = 1) -> str:
+    async def receive_output(self, timeout: float = 1) -> dict:
+        """The next message that is not the bell's (a frame of the board, or the close)."""
         while True:
-            frame = await super().receive_from(timeout)
-            if not is_bell(frame):
-                return frame
-            self.bells.append(frame)
+            message = await super().receive_output(timeout)
+            if message.get("type") != "websocket.send" or not is_bell(message.get("text") or ""):
+                return message
+            self.bells.append(message["text"])
 
     async def receive_nothing(self, timeout: float = 0.1, interval: float = 0.01) -> bool:
         """True if nothing but the bell came; anything else stays in the queue to be read."""
@@ -30,5 +31,5 @@ class BoardSocket(WebsocketCommunicator):
             head = self.output_queue._queue[0]  # a peek: a close must stay there for its reader
             if head.get("type") != "websocket.send" or not is_bell(head.get("text") or ""):
                 return False
-            self.bells.append((await self.receive_output())["text"])
+            self.bells.append((await super().receive_output())["text"])
         return True
