@@ -125,6 +125,9 @@ class User(AbstractUser):
     # the count without a query.
     note_switches = models.JSONField(_("notifications"), default=dict, blank=True)
     notes_unread = models.PositiveIntegerField(default=0)
+    # A moderator's mute (community.services.moderation): no chat line until then, and why.
+    muted_until = models.DateTimeField(_("muted until"), null=True, blank=True)
+    mute_reason = models.CharField(_("why muted"), max_length=200, blank=True)
 
     @property
     def public_name(self) -> str:
@@ -139,6 +142,9 @@ class User(AbstractUser):
         return self.reminder_delay != REMINDERS_OFF and self.notified(
             NoteKind.TURN, NoteChannel.EMAIL
         )
+
+    def muted_at(self, now: dt.datetime) -> bool:
+        return self.muted_until is not None and self.muted_until > now
 
     def notified(self, kind: str, channel: str) -> bool:
         """Whether this player wants notifications of ``kind`` on ``channel``."""

@@ -75,3 +75,20 @@ def notes_changed(user_ids: list[int], kind: str = "") -> None:
     for user_id, count in counts:
         message = extension_event(NOTES, count=count, new=kind)
         redis_guard.guarded(redis_guard.layer_url(), send, user_group_name(user_id), message)
+
+
+HIDDEN = "chat.hidden"
+
+
+def line_hidden(line: ChatLine) -> None:
+    """Tells the pages of the line's room to drop it (a moderator hid it)."""
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    group = (
+        players_group_name(line.table_id)
+        if line.room == Room.PLAYERS
+        else group_name(line.table_id)
+    )
+    message = extension_event(HIDDEN, line={"id": line.pk, "table": line.table_id})
+    redis_guard.guarded(redis_guard.layer_url(), async_to_sync(layer.group_send), group, message)

@@ -50,6 +50,7 @@ def register() -> None:
     extensions.socket_messages["chat_text"] = live.on_chat_message
     extensions.socket_messages["chat_seen"] = live.on_chat_seen
     extensions.socket_events[broadcast.LINE] = live.on_line
+    extensions.socket_events[broadcast.HIDDEN] = live.on_hidden
     # Notifications: made from games' events, read when the table opens, the bell on its socket.
     extensions.table_opened.append(table_opened)
     extensions.reminder_notes.append(unread_lines_said)

@@ -114,3 +114,14 @@ async def on_notes_for(language: str, event: dict[str, Any]) -> str:
         language, count, str(event.get("new", ""))
     )
     return html
+
+
+async def on_hidden(page: SocketPage, event: dict[str, Any]) -> str:
+    """A moderator hid a line: the page drops it (htmx's out-of-band delete)."""
+    data = event.get("line")
+    if not isinstance(data, dict) or data.get("table") != page.table_id:
+        return ""
+    line_id = data.get("id")
+    if not isinstance(line_id, int):
+        return ""
+    return f'<li id="chat-line-{line_id}" hx-swap-oob="delete"></li>'

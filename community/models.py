@@ -28,6 +28,8 @@ class ChatLine(models.Model):
     )
     text = models.CharField(_("text"), max_length=500)
     created_at = models.DateTimeField(_("written"), auto_now_add=True)
+    # Hidden by a moderator (community.services.moderation): no page, poll or replay shows it.
+    hidden_at = models.DateTimeField(_("hidden"), null=True, blank=True)
 
     class Meta:
         verbose_name = _("chat line")
@@ -71,6 +73,8 @@ class ChatReport(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="chat_reports"
     )
     created_at = models.DateTimeField(_("reported"), auto_now_add=True)
+    # A moderator acted on it (or dismissed it): out of the queue.
+    handled_at = models.DateTimeField(_("handled"), null=True, blank=True)
 
     class Meta:
         verbose_name = _("chat report")
@@ -118,6 +122,7 @@ class PlayerReport(models.Model):
     reason = models.CharField(_("reason"), max_length=12, choices=Reason.choices)
     details = models.CharField(_("details"), max_length=500, blank=True)
     created_at = models.DateTimeField(_("reported"), auto_now_add=True)
+    handled_at = models.DateTimeField(_("handled"), null=True, blank=True)
 
     class Meta:
         verbose_name = _("player report")
@@ -312,3 +317,43 @@ class PushSubscription(models.Model):
 
     def __str__(self) -> str:
         return f"push for {self.user_id}"
+
+
+class ModerationAction(models.Model):
+    """What a moderator did, to whom, and why: every action is kept."""
+
+    class Kind(models.TextChoices):
+        HIDE_LINE = "hide_line", _("hid a chat line")
+        MUTE_15M = "mute_15m", _("muted for 15 minutes")
+        MUTE_DAY = "mute_day", _("muted for a day")
+        MUTE_FOREVER = "mute_forever", _("muted for good")
+        UNMUTE = "unmute", _("lifted a mute")
+        DISABLE = "disable", _("disabled the account")
+        DISMISS = "dismiss", _("dismissed a report")
+
+    moderator = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        related_name="+",
+        verbose_name=_("moderator"),
+    )
+    kind = models.CharField(_("action"), max_length=16, choices=Kind.choices)
+    player = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="+",
+        verbose_name=_("player"),
+    )
+    line = models.ForeignKey(
+        ChatLine, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    reason = models.CharField(_("why"), max_length=500)
+    created_at = models.DateTimeField(_("when"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("moderator action")
+        verbose_name_plural = _("moderator actions")
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"{self.moderator} {self.kind} {self.player}"

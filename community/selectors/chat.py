@@ -71,7 +71,9 @@ class RoomLines:
 def visible_lines(table_id: int, room: str, viewer_id: int | None) -> QuerySet[ChatLine]:
     """A room's lines as ``viewer_id`` reads them: without those of the players they blocked
     from their chat (a subquery: no query more)."""
-    lines = ChatLine.objects.filter(table_id=table_id, room=room).select_related("author")
+    lines = ChatLine.objects.filter(
+        table_id=table_id, room=room, hidden_at__isnull=True
+    ).select_related("author")
     if viewer_id is not None:
         lines = lines.exclude(author_id__in=hidden_authors(viewer_id))
     return lines
@@ -102,7 +104,7 @@ def unread_lines(user: User, tables: list[Table]) -> dict[int, int]:
         "last_line_id"
     )[:1]
     counts = (
-        ChatLine.objects.filter(table_id__in=[t.pk for t in tables])
+        ChatLine.objects.filter(table_id__in=[t.pk for t in tables], hidden_at__isnull=True)
         .exclude(author=user)
         .exclude(author_id__in=hidden_authors(user.pk))
         .filter(pk__gt=Coalesce(Subquery(last_read), 0))

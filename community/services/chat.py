@@ -16,6 +16,7 @@ from difflib import SequenceMatcher
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
 from accounts.models import User
@@ -77,6 +78,8 @@ def chat_line_post(*, table_id: int, user: User, room: str, text: object) -> Cha
         refusal = may_write(table, user, room)
         if refusal:
             raise Forbidden(refusal)
+        if user.muted_at(timezone.now()):
+            raise Forbidden(muted_message(user))
         # One writer's lines are checked one at a time: two at once cannot both slip through.
         User.objects.select_for_update().filter(pk=user.pk).first()
         latest = list(ChatLine.objects.filter(author=user).order_by("-id")[:FLOOD_LINES])
@@ -93,6 +96,19 @@ def chat_line_post(*, table_id: int, user: User, room: str, text: object) -> Cha
             mention_notes(table=table, author=user, text=line_text)
         transaction.on_commit(lambda: broadcast.line_posted(line))
     return line
+
+
+def muted_message(user: User) -> str:
+    """What a muted player reads instead of their line: why, and until when."""
+    until = user.muted_until
+    if until is None or until.year >= 9999:
+        return _("A moderator muted you for good: %(reason)s") % {"reason": user.mute_reason}
+    with timezone.override(user.zone):
+        when = date_format(timezone.localtime(until), "DATETIME_FORMAT")
+    return _("A moderator muted you until %(when)s: %(reason)s") % {
+        "when": when,
+        "reason": user.mute_reason,
+    }
 
 
 def chat_read_mark(*, table_id: int, user: User, line_id: int | None = None) -> None:

@@ -60,7 +60,7 @@ def leaderboard_for(
 ) -> Leaderboard:
     """Players with enough rated games by rating; the others apart, as provisional. 4 queries."""
     ratings = (
-        Rating.objects.filter(game=rules.slug)
+        Rating.objects.filter(game=rules.slug, user__is_active=True)  # a disabled one: gone
         .select_related("user")
         .order_by("-ordinal", "-games_played", "user_id")
     )
@@ -86,7 +86,7 @@ def leaderboard_top(rules: Rules, *, limit: int = 5) -> list[Rating]:
         output_field=BooleanField(),
     )
     return list(
-        Rating.objects.filter(game=rules.slug)
+        Rating.objects.filter(game=rules.slug, user__is_active=True)
         .select_related("user")
         .annotate(established=established)
         .order_by("-established", "-ordinal", "-games_played", "user_id")[:limit]

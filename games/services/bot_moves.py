@@ -17,6 +17,7 @@ from django.utils import timezone
 from games.catalog import get_bot
 from games.models import Move, Seat, Table
 from games.rules import Action, AnyRules
+from games.services import events
 from games.services.moves import move_apply
 from games.services.table_rows import table_locked, table_rules, table_seats
 
@@ -82,3 +83,49 @@ def seat_time_out(*, table_id: int, position: int, now: dt.datetime | None = Non
         seat.replaced_by_bot = True
     seat.save(update_fields=["timeouts", "replaced_by_bot"])
     return _play_for(table, seat, TIMEOUT_BOT, Move.By.TIMEOUT, seats)
+
+
+def player_tables_leave(*, user_id: int) -> int:
+    """A disabled account leaves every table (``community.services.moderation``): the open
+    tables it opened are aborted and its seats at others' are freed; in a running game a bot
+    takes its seat for good, as after too many timeouts (ranked last at the end). Returns how
+    many tables it left. One table at a time, each under its lock."""
+    left = 0
+    for table_id in (
+        Seat.objects.filter(user_id=user_id, replaced_by_bot=False)
+        .filter(table__status__in=[Table.Status.OPEN, Table.Status.RUNNING])
+        .values_list("table_id", flat=True)
+    ):
+        with transaction.atomic():
+            left += _leave(table_locked(table_id=table_id), user_id)
+    return left
+
+
+def _leave(table: Table, user_id: int) -> int:
+    if table.is_open:
+        if table.created_by_id == user_id:
+            table.status = Table.Status.ABORTED
+            table.finished_at = timezone.now()
+            table.save(update_fields=["status", "finished_at"])
+        else:
+            table.seats.filter(user_id=user_id).delete()
+        _changed(table, [])
+        return 1
+    if not table.is_running:
+        return 0
+    seats = table_seats(table=table)
+    seat = next((s for s in seats if s.user_id == user_id and not s.replaced_by_bot), None)
+    if seat is None:
+        return 0
+    seat.replaced_by_bot = True
+    seat.save(update_fields=["replaced_by_bot"])
+    _changed(table, [events.BotTurnDue(table.pk, table.version + 1)] if seat.is_waiting else [])
+    return 1
+
+
+def _changed(table: Table, more: list[events.Event]) -> None:
+    table.version += 1
+    table.save(update_fields=["version"])
+    events.publish_on_commit(
+        events=[events.table_changed(table_id=table.pk, version=table.version), *more]
+    )

@@ -27,6 +27,7 @@ from community.models import (
     ChallengeInvite,
     ChatLine,
     ChatReport,
+    ModerationAction,
     Notification,
     PlayerReport,
     PushSubscription,
@@ -535,7 +536,8 @@ def _everything() -> tuple:
         *[f.attname for f in User._meta.concrete_fields if f.name != "last_login"]
     )
     chat = (
-        list(ChatLine.objects.values_list("pk", "text")),
+        list(ChatLine.objects.values_list("pk", "text", "hidden_at")),
+        ModerationAction.objects.count(),
         ChatReport.objects.count(),
         list(TableChat.objects.values_list("table_id", "spectators_closed")),
         list(Follow.objects.values_list("follower_id", "followed_id")),
