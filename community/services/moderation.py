@@ -13,8 +13,9 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.models import User
+from accounts.notify import NoteKind
 from community import broadcast
-from community.models import ChatLine, ChatReport, ModerationAction, PlayerReport
+from community.models import ChatLine, ChatReport, ModerationAction, Notification, PlayerReport
 from games.errors import Forbidden, GameError
 from games.services.bot_moves import player_tables_leave
 
@@ -71,6 +72,10 @@ def line_hide(*, moderator: User, line_id: int, reason: object) -> ChatLine:
         line.hidden_at = timezone.now()
         line.save(update_fields=["hidden_at"])
         transaction.on_commit(lambda: broadcast.line_hidden(line))
+        # Its words leave the bell too: a mention quoted them.
+        Notification.objects.filter(
+            kind=NoteKind.MENTION, actor=line.author, table_id=line.table_id, detail=line.text[:120]
+        ).update(detail="")
     _logged(moderator, Kind.HIDE_LINE, line.author, text, line)
     return line
 

@@ -61,7 +61,7 @@ def test_a_reported_line_is_read_in_its_place_then_hidden_with_a_reason(
 ):
     for n in range(3):
         chat_line_post(table_id=running_table.pk, user=alice, room="table", text=f"before {n}")
-    bad = chat_line_post(table_id=running_table.pk, user=bob, room="table", text="you fool")
+    bad = chat_line_post(table_id=running_table.pk, user=bob, room="table", text="@alice you fool")
     chat_line_post(table_id=running_table.pk, user=alice, room="table", text="after")
     report = chat_line_report(line_id=bad.pk, user=carol)
     queue = client_for(moderator).get(reverse("admin:community_chatreport_changelist"))
@@ -83,6 +83,8 @@ def test_a_reported_line_is_read_in_its_place_then_hidden_with_a_reason(
 
     done = act(moderator, "chatreport", "hide_line", [report], "an insult")
     assert done.status_code == 302
+    # The mention that quoted it no longer does.
+    assert "you fool" not in client_for(alice).get(reverse("notifications")).text
     assert ChatLine.objects.get(pk=bad.pk).hidden_at is not None
     assert "you fool" not in chat_page(alice, running_table) and "after" in chat_page(
         alice, running_table
