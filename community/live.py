@@ -9,9 +9,10 @@ joins only for a seat: a spectator's page never receives it.
 from __future__ import annotations
 
 import datetime as dt
+from collections import OrderedDict
+from functools import lru_cache
 from typing import Any
 
-from asgiref.sync import sync_to_async
 from channels.db import database_sync_to_async
 from django.template.loader import render_to_string
 from django.utils import translation
@@ -26,13 +27,33 @@ def groups_for(page: SocketPage) -> list[str]:
     return [players_group_name(page.table_id)] if page.position is not None else []
 
 
+# The lines this web process rendered lately, by line, language and reader: a line pushed to
+# many pages of the process is rendered once for each kind of reader, not once a page.
+_RENDERED: OrderedDict[tuple[object, ...], str] = OrderedDict()
+RENDERED_KEPT = 512
+
+
 def render_line(page: SocketPage, data: dict[str, Any]) -> str:
-    line = {**data, "created_at": dt.datetime.fromisoformat(data["created_at"])}
-    with translation.override(page.language):
-        return render_to_string(
-            "community/chat/pushed_line.html",
-            {"line": line, "viewer_id": page.user_id, "room": data["room"]},
-        )
+    """The line as this page shows it. Pages differ only in language and in whether their
+    reader wrote it, may report it (signed in) or only reads it, so the HTML is shared by all
+    pages alike. Rendered in the event loop: the template reads no database, and a small
+    render costs less than a hop to a thread."""
+    author = data["author_id"]
+    reader = "author" if page.user_id == author else ("member" if page.user_id else "visitor")
+    # The time and name too: a database rolled back (tests, a restore) may give an id again.
+    key = (data["id"], data["created_at"], data["author_name"], page.language, reader)
+    html = _RENDERED.get(key)
+    if html is None:
+        line = {**data, "created_at": dt.datetime.fromisoformat(data["created_at"])}
+        with translation.override(page.language):
+            html = render_to_string(
+                "community/chat/pushed_line.html",
+                {"line": line, "viewer_id": page.user_id, "room": data["room"]},
+            )
+        _RENDERED[key] = html
+        if len(_RENDERED) > RENDERED_KEPT:
+            _RENDERED.popitem(last=False)
+    return html
 
 
 async def on_line(page: SocketPage, event: dict[str, Any]) -> str:
@@ -43,8 +64,7 @@ async def on_line(page: SocketPage, event: dict[str, Any]) -> str:
         return ""  # never: a spectator's socket is not in the players' group
     if page.user_id is not None and page.user_id in event.get("hidden_from", ()):
         return ""  # its reader blocked the author from their chat
-    html: str = await sync_to_async(render_line, thread_sensitive=False)(page, data)
-    return html
+    return render_line(page, data)
 
 
 async def on_chat_message(page: SocketPage, message: dict[str, Any]) -> str:
@@ -90,8 +110,10 @@ def user_groups_for(page: SocketPage) -> list[str]:
     return [user_group_name(page.user_id)] if page.user_id is not None else []
 
 
+@lru_cache(maxsize=512)
 def render_bell(language: str, count: int, new: str) -> str:
-    """The bell and what is new, swapped by id into the header of the page that gets them."""
+    """The bell and what is new, swapped by id into the header of the page that gets them (the
+    same for every page with this language, count and news: rendered once a process)."""
     from accounts.notify import NoteKind
 
     label = str(NoteKind(new).label) if new in NoteKind.values else ""
@@ -110,10 +132,7 @@ async def on_notes_for(language: str, event: dict[str, Any]) -> str:
     count = event.get("count")
     if not isinstance(count, int):
         return ""
-    html: str = await sync_to_async(render_bell, thread_sensitive=False)(
-        language, count, str(event.get("new", ""))
-    )
-    return html
+    return render_bell(language, count, str(event.get("new", "")))
 
 
 async def on_hidden(page: SocketPage, event: dict[str, Any]) -> str:

@@ -71,6 +71,33 @@ def test_a_table_line_reaches_everyone_at_the_table(running_table, alice, bob, c
     assert 'class="chat-line mine"' not in frames[0][0]
 
 
+def test_a_line_is_rendered_once_for_each_kind_of_reader_not_once_a_page(
+    running_table, alice, bob, carol, make_user, monkeypatch
+):
+    """Five open pages in this process: two players and a signed-in spectator read it alike,
+    its author sees it as theirs, a visitor cannot report it; three renders, not five."""
+    import community.live
+
+    renders: list[str] = []
+    real = community.live.render_to_string
+
+    def counted(template, context):
+        renders.append(template)
+        return real(template, context)
+
+    monkeypatch.setattr(community.live, "render_to_string", counted)
+    dave = make_user(username="dave")
+    alice_page, bob_page, carol_page, dave_page, visitor_page = frames_after(
+        running_table,
+        [alice, bob, carol, dave, AnonymousUser()],
+        lambda: chat_line_post(table_id=running_table.pk, user=dave, room="table", text="hi"),
+    )
+    assert renders == ["community/chat/pushed_line.html"] * 3
+    assert alice_page == bob_page == carol_page and "Report this line by dave" in alice_page[0]
+    assert 'class="chat-line mine"' in dave_page[0] and "Report" not in dave_page[0]
+    assert "Report" not in visitor_page[0] and "hi" in visitor_page[0]
+
+
 def say_over_socket(table, writer, listener, message: dict) -> tuple[list[str], list[str]]:
     async def scenario():
         mine, theirs = await connected(table, writer), await connected(table, listener)
