@@ -201,9 +201,15 @@ ACCOUNT_EMAIL_VERIFICATION = os.environ.get("ACCOUNT_EMAIL_VERIFICATION", "optio
 ACCOUNT_LOGOUT_REDIRECT_URL = "lobby"
 ACCOUNT_DEFAULT_HTTP_PROTOCOL = "http" if DEBUG or TESTING else "https"
 
-# Repeated failed sign-ins (django-axes): 5 failures for one username from one address lock
-# that pair out for 15 minutes. Behind a proxy, the ASGI server must put the client's address
-# in REMOTE_ADDR (uvicorn --proxy-headers), or every player would share the proxy's.
+# Failed sign-ins slow the address that fails, never the name everywhere (docs/deploy.md, "Sign-in
+# attempts"): allauth counts failures per address only (its default also counts 5 in 5 minutes
+# per name from anywhere, which let a stranger keep a player out of their own account), and
+# django-axes locks one name from one address after 5 failures for 15 minutes. A player whose
+# name is attacked signs in from their own address, or by a code mailed to them. Behind a proxy,
+# the ASGI server must put the client's address in REMOTE_ADDR (uvicorn --proxy-headers), or
+# every player would share the proxy's.
+ACCOUNT_RATE_LIMITS = {"login_failed": "10/m/ip,60/h/ip"}
+ACCOUNT_LOGIN_BY_CODE_ENABLED = True
 AXES_ENABLED = env_bool("AXES_ENABLED", not TESTING)
 AXES_FAILURE_LIMIT = 5
 AXES_COOLOFF_TIME = dt.timedelta(minutes=15)

@@ -46,6 +46,7 @@ def the_visits(me: User, players: list[User]) -> list[Visit]:
         Visit("sign in", reverse("account_login")),
         Visit("sign up", reverse("account_signup")),
         Visit("password reset", reverse("account_reset_password")),
+        Visit("sign-in code", reverse("account_request_login_code")),
         Visit("not found", "/no-such-page/"),
         Visit("lobby (player)", reverse("lobby"), me.username),
         Visit("profile settings", reverse("profile_edit"), me.username),
