@@ -87,12 +87,14 @@ INSTALLED_APPS = [
     "django.contrib.sessions",
     "django.contrib.messages",
     "django.contrib.staticfiles",
+    "django.contrib.humanize",  # allauth.mfa's list of security keys
     "django.contrib.sites",
     "django_htmx",
     "csp",
     "channels",
     "allauth",
     "allauth.account",
+    "allauth.mfa",
     "axes",
     "accounts",
     "games",
@@ -210,6 +212,17 @@ ACCOUNT_DEFAULT_HTTP_PROTOCOL = "http" if DEBUG or TESTING else "https"
 # every player would share the proxy's.
 ACCOUNT_RATE_LIMITS = {"login_failed": "10/m/ip,60/h/ip"}
 ACCOUNT_LOGIN_BY_CODE_ENABLED = True
+
+# Two-factor sign-in, optional per player (allauth.mfa; docs/deploy.md, "Two-factor and
+# passkeys"): an authenticator app's codes (TOTP) with recovery codes, and passkeys (WebAuthn),
+# either as the second factor or to sign in without a password where the browser holds one.
+MFA_SUPPORTED_TYPES = ["totp", "recovery_codes", "webauthn"]
+MFA_PASSKEY_LOGIN_ENABLED = True
+MFA_TOTP_ISSUER = "Card Tables"
+# A code of the period before or after is taken too (RFC 6238's one step of clock drift).
+MFA_TOTP_TOLERANCE = 1
+# WebAuthn needs https, but for a development or test server on plain http.
+MFA_WEBAUTHN_ALLOW_INSECURE_ORIGIN = DEBUG or TESTING
 AXES_ENABLED = env_bool("AXES_ENABLED", not TESTING)
 AXES_FAILURE_LIMIT = 5
 AXES_COOLOFF_TIME = dt.timedelta(minutes=15)
@@ -452,13 +465,14 @@ PERMISSIONS_POLICY: dict[str, list[str]] = {
         "midi",
         "payment",
         "picture-in-picture",
-        "publickey-credentials-get",
         "screen-wake-lock",
         "serial",
         "usb",
         "xr-spatial-tracking",
     )
 }
+# Passkeys (allauth.mfa's WebAuthn) ask for credentials from the site's own pages only.
+PERMISSIONS_POLICY["publickey-credentials-get"] = ["self"]
 # The language and display cookies (accounts/views.py) are read by the server only.
 LANGUAGE_COOKIE_HTTPONLY = True
 LANGUAGE_COOKIE_SAMESITE = "Lax"

@@ -107,9 +107,7 @@ def _violations(page: Page, options: dict) -> list[tuple[str, str]]:
 
 def check_visits(browser, base: str, visits: list[Visit], sign_in) -> list[str]:
     """Every violation of every visit at every size and theme: one page per viewer; each visit
-    loaded once, then checked at each size (the window resized, as a phone turned or a window
-    dragged: the layout is CSS's, and the scripts that place things listen to "resize") in
-    every theme."""
+    loaded once, then checked as ``check_page`` does."""
     found: list[str] = []
     first = next(iter(SIZES.values()))
     pages: dict[str | None, Page] = {}
@@ -123,23 +121,34 @@ def check_visits(browser, base: str, visits: list[Visit], sign_in) -> list[str]:
         page.goto(base + visit.path)
         if visit.ready:
             expect(page.locator(visit.ready)).to_be_visible()
-        for width, viewport in SIZES.items():
-            page.set_viewport_size(viewport)
-            colour_findings: dict[int, list[str]] = {}  # by the colours' hash
-            for theme, scheme, options in THEMES:
-                page.emulate_media(color_scheme=scheme)
-                page.evaluate(SET_THEME, theme)
-                colours = page.evaluate(COLOURS)
-                if options is EVERY_RULE or colours not in colour_findings:
-                    findings = _violations(page, options)
-                    colour_findings[colours] = [
-                        line for rule, line in findings if rule in COLOUR_RULE_IDS
-                    ]
-                    lines = [line for _rule, line in findings]
-                else:
-                    lines = colour_findings[colours]
-                name = theme_name(theme, scheme)
-                found += [f"{visit.name} {width}px {name}: {line}" for line in lines]
+        found += check_page(page, visit.name)
     for page in pages.values():
         page.context.close()
+    return found
+
+
+def check_page(page: Page, name: str) -> list[str]:
+    """Every violation of the page as it is now, at each size (the window resized, as a phone
+    turned or a window dragged: the layout is CSS's, and the scripts that place things listen
+    to "resize") in every theme; the page is left at its first size."""
+    found: list[str] = []
+    for width, viewport in SIZES.items():
+        page.set_viewport_size(viewport)
+        colour_findings: dict[int, list[str]] = {}  # by the colours' hash
+        for theme, scheme, options in THEMES:
+            page.emulate_media(color_scheme=scheme)
+            page.evaluate(SET_THEME, theme)
+            colours = page.evaluate(COLOURS)
+            if options is EVERY_RULE or colours not in colour_findings:
+                findings = _violations(page, options)
+                colour_findings[colours] = [
+                    line for rule, line in findings if rule in COLOUR_RULE_IDS
+                ]
+                lines = [line for _rule, line in findings]
+            else:
+                lines = colour_findings[colours]
+            found += [f"{name} {width}px {theme_name(theme, scheme)}: {line}" for line in lines]
+    page.set_viewport_size(next(iter(SIZES.values())))
+    page.emulate_media(color_scheme="light")
+    page.evaluate(SET_THEME, "system")
     return found
