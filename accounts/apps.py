@@ -16,3 +16,23 @@ class AccountsConfig(AppConfig):
 
         post_migrate.connect(sync_site, sender=self, dispatch_uid="accounts.sync_site")
         post_save.connect(forget_prefs, sender=User, dispatch_uid="accounts.forget_prefs")
+        self._sessions_ready()
+
+    def _sessions_ready(self) -> None:
+        """A sign-in's session is tracked; a new way in ends the other devices' sessions."""
+        from allauth.account import signals as account
+        from allauth.mfa import signals as mfa
+
+        from accounts import jobs  # noqa: F401  (registers the sessions' sweep with Celery)
+        from accounts.sessions import signed_in, way_in_changed
+
+        account.user_logged_in.connect(signed_in, dispatch_uid="accounts.session_signed_in")
+        for signal in (
+            account.password_changed,
+            account.password_set,
+            account.password_reset,
+            account.email_added,
+            account.email_changed,
+            mfa.authenticator_added,
+        ):
+            signal.connect(way_in_changed, dispatch_uid=f"accounts.way_in_changed.{id(signal)}")

@@ -65,3 +65,17 @@ class OnlineMarkMiddleware:
         if user_id is not None:
             online_mark(user_id)
         return self.get_response(request)
+
+
+class SessionSeenMiddleware:
+    """A signed-in device's "last seen" on the sessions page (``accounts.sessions.seen``)."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        if hasattr(request, "session"):  # the session alone: the user's row is not read
+            from accounts.sessions import seen
+
+            seen(request)
+        return self.get_response(request)

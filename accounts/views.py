@@ -5,6 +5,7 @@ from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest, HttpR
 from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from accounts.display import COOKIE_NAME as DISPLAY_COOKIE
@@ -23,6 +24,33 @@ def profile_edit(request: HttpRequest) -> HttpResponse:
     status = 400 if request.method == "POST" else 200
     context = {"form": form}
     return render(request, "accounts/profile_edit.html", context, status=status)
+
+
+@login_required
+def devices_page(request: HttpRequest) -> HttpResponse:
+    """The devices the player is signed in on; a POST signs out all but this one."""
+    from accounts.sessions import devices_of, others_end
+
+    user_id = int(request.user.pk or 0)  # signed in: login_required
+    if request.method == "POST":
+        ended = others_end(user_id=user_id, current_key=request.session.session_key)
+        messages.success(
+            request,
+            ngettext(
+                "Signed out on %(count)d other device.",
+                "Signed out on %(count)d other devices.",
+                ended,
+            )
+            % {"count": ended},
+        )
+        return redirect("usersessions_list")
+    devices = devices_of(user_id)
+    current = request.session.session_key
+    context = {
+        "devices": [(device, device.session_key == current) for device in devices],
+        "others": sum(device.session_key != current for device in devices),
+    }
+    return render(request, "usersessions/usersession_list.html", context)
 
 
 def safe_next_path(target: str, host: str, secure: bool) -> str:

@@ -95,6 +95,7 @@ INSTALLED_APPS = [
     "allauth",
     "allauth.account",
     "allauth.mfa",
+    "allauth.usersessions",
     "axes",
     "accounts",
     "games",
@@ -123,6 +124,7 @@ MIDDLEWARE = [
     "accounts.middleware.UserTimeZoneMiddleware",
     "accounts.middleware.UserLanguageMiddleware",
     "accounts.middleware.OnlineMarkMiddleware",
+    "accounts.middleware.SessionSeenMiddleware",
     "config.middleware.DatabaseUnavailableMiddleware",
     "axes.middleware.AxesMiddleware",
 ]
@@ -221,6 +223,12 @@ MFA_PASSKEY_LOGIN_ENABLED = True
 MFA_TOTP_ISSUER = "Card Tables"
 # A code of the period before or after is taken too (RFC 6238's one step of clock drift).
 MFA_TOTP_TOLERANCE = 1
+# The devices a player is signed in on (allauth.usersessions; accounts/sessions.py stamps
+# their last visit itself, every few minutes, rather than allauth's write on every request).
+USERSESSIONS_TRACK_ACTIVITY = False
+# Where a device signs in from: a MaxMind GeoLite2 City file, if the operator has one
+# (docs/deploy.md, "Signed-in devices"); without it, the address alone.
+GEOIP_CITY_DB = os.environ.get("GEOIP_CITY_DB", "")
 # WebAuthn needs https, but for a development or test server on plain http.
 MFA_WEBAUTHN_ALLOW_INSECURE_ORIGIN = DEBUG or TESTING
 AXES_ENABLED = env_bool("AXES_ENABLED", not TESTING)
@@ -373,6 +381,7 @@ CELERY_BEAT_SCHEDULE = {
     "sweep-vacations": {"task": "games.tasks.sweep_vacations", "schedule": SWEEP_SECONDS},
     "sweep-note-mails": {"task": "community.tasks.sweep_note_mails", "schedule": SWEEP_SECONDS},
     "sweep-pushes": {"task": "community.tasks.sweep_pushes", "schedule": SWEEP_DEADLINES_SECONDS},
+    "sweep-sessions": {"task": "accounts.tasks.sweep_sessions", "schedule": 3600},
 }
 CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TASK_ACKS_LATE = True

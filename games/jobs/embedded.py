@@ -35,9 +35,11 @@ extra: list[Callable[[], object]] = []
 
 def run_once() -> None:
     """One round of every sweep, as beat would schedule them."""
+    from accounts.sessions import sessions_sweep_if_due
     from games.jobs import sweeps
 
-    for sweep in (sweeps.sweep_vacations, sweeps.sweep_deadlines, sweeps.sweep_reminders, *extra):
+    every = (sweeps.sweep_vacations, sweeps.sweep_deadlines, sweeps.sweep_reminders)
+    for sweep in (*every, sessions_sweep_if_due, *extra):
         try:
             sweep()
         except Exception:

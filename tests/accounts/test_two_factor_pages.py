@@ -1,9 +1,11 @@
-"""The two-factor pages (#28.2) speak the player's language: allauth.mfa's own pages, the
-site's list of passkeys and the settings link to them, in each of the five languages."""
+"""The two-factor pages (#28.2) and the signed-in devices (#28.3) speak the player's language:
+allauth.mfa's own pages, the site's list of passkeys, the devices page and the settings links
+to them, in each of the five languages."""
 
 from __future__ import annotations
 
 import pytest
+from django.test import Client
 from django.urls import reverse
 from django.utils import translation
 
@@ -20,6 +22,8 @@ PAGES = [
     ("mfa_list_webauthn", "No security keys have been added."),
     ("account_login", "Sign in with a passkey"),
     ("account_login", "Send me a sign-in code"),
+    ("usersessions_list", "Signed-in devices"),
+    ("usersessions_list", "Sign out everywhere else"),
 ]
 
 
@@ -27,7 +31,11 @@ PAGES = [
 def test_every_two_factor_page_is_in_the_player_s_language(make_user, language):
     player = make_user(username="ilona")
     User.objects.filter(pk=player.pk).update(language=language)
-    client = client_for(User.objects.get(pk=player.pk))
+    # Two devices signed in through the form: the devices page offers to sign out the other.
+    for _device in range(2):
+        client = Client()
+        login = {"login": "ilona", "password": "correct horse battery staple"}
+        assert client.post(reverse("account_login"), login).status_code == 302
     visitor = client_for(None)
     for name, english in PAGES:
         with translation.override(language):

@@ -187,7 +187,18 @@ def test_only_the_creator_manages_an_open_table(cast, role):
 
 
 @pytest.mark.parametrize(
-    "name", ["table_create", "play_against_bots", "vacation_start", "vacation_end", "play_settings"]
+    "name",
+    [
+        "table_create",
+        "play_against_bots",
+        "vacation_start",
+        "vacation_end",
+        "play_settings",
+        "usersessions_list",
+        "mfa_index",
+        "mfa_activate_totp",
+        "mfa_add_webauthn",
+    ],
 )
 def test_account_actions_send_a_visitor_to_sign_in(name):
     response = Client().post(reverse(name), {"game": "district-noir", "days": 3})
