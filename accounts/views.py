@@ -6,7 +6,7 @@ from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_http_methods, require_POST
 
 from accounts.display import COOKIE_NAME as DISPLAY_COOKIE
 from accounts.display import FIELDS as DISPLAY_FIELDS
@@ -27,6 +27,7 @@ def profile_edit(request: HttpRequest) -> HttpResponse:
 
 
 @login_required
+@require_http_methods(["GET", "POST"])
 def devices_page(request: HttpRequest) -> HttpResponse:
     """The devices the player is signed in on; a POST signs out all but this one."""
     from accounts.sessions import devices_of, others_end

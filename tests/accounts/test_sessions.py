@@ -93,6 +93,8 @@ def test_sign_out_everywhere_else_ends_the_other_devices_at_once():
     laptop = device("alice", FIREFOX, "198.51.100.7")
     phone = device("alice", IPHONE, "203.0.113.9")
     tablet = device("alice", IPHONE, "203.0.113.10")
+    assert laptop.put(reverse("usersessions_list")).status_code == 405  # changes nothing
+    assert signed_in(phone)
     answer = laptop.post(reverse("usersessions_list"))
     assert answer.status_code == 302
     assert signed_in(laptop)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 import time
 
 from playwright.sync_api import Browser, Page, expect
@@ -54,3 +55,16 @@ def wait_until(page: Page, expression: str, timeout_ms: float = 30000) -> None:
     while not page.evaluate(expression):
         assert time.monotonic() < deadline, f"not true after {timeout_ms:g} ms: {expression}"
         page.wait_for_timeout(50)
+
+
+def click_a_move(page: Page, rng: random.Random) -> bool:
+    """Clicks one of the moves this page offers, if it is this page's turn, and waits for the
+    new board; True if it did."""
+    buttons = page.locator("#board-form button[name=action]:not([disabled])")
+    count = buttons.count()
+    if count == 0 or not page.locator(".badge.turn").count():
+        return False
+    version = page.locator("#board-public").get_attribute("data-version") or ""
+    buttons.nth(rng.randrange(count)).click()
+    expect(page.locator("#board-public")).not_to_have_attribute("data-version", version)
+    return True

@@ -10,7 +10,7 @@ from playwright.sync_api import Page, expect
 
 from games.models import Table
 from games.rules import get_rules
-from tests.e2e.pages import every_page_catches_up
+from tests.e2e.pages import click_a_move, every_page_catches_up
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -26,18 +26,6 @@ def sign_up(page: Page, base: str, name: str) -> None:
     page.fill("input[name=password2]", "a long pass phrase 42")
     page.click("form button[type=submit]")
     expect(page.locator(".site-header")).to_contain_text(name)
-
-
-def take_a_turn(page: Page, rng: random.Random) -> bool:
-    """Clicks one of the offered moves if it is this page's turn; True if it did."""
-    buttons = page.locator("#board-form button[name=action]:not([disabled])")
-    count = buttons.count()
-    if count == 0 or not page.locator(".badge.turn").count():
-        return False
-    version = page.locator("#board-public").get_attribute("data-version")
-    buttons.nth(rng.randrange(count)).click()
-    expect(page.locator("#board-public")).not_to_have_attribute("data-version", version or "")
-    return True
 
 
 def test_two_players_sign_up_meet_in_the_lobby_and_finish_a_game(
@@ -66,7 +54,7 @@ def test_two_players_sign_up_meet_in_the_lobby_and_finish_a_game(
     deadline = time.monotonic() + GAME_TIMEOUT_S
     while not anna.locator(".result").count() or not ben.locator(".result").count():
         assert time.monotonic() < deadline, "the game did not finish in time"
-        moved = take_a_turn(anna, rng) or take_a_turn(ben, rng)
+        moved = click_a_move(anna, rng) or click_a_move(ben, rng)
         if not moved:
             every_page_catches_up([anna, ben], table)
 

@@ -16,7 +16,7 @@ from playwright.sync_api import Page, expect
 
 from community.models import Challenge
 from games.models import Table
-from tests.e2e.pages import every_page_catches_up, signed_in_page, wait_until
+from tests.e2e.pages import click_a_move, every_page_catches_up, signed_in_page, wait_until
 from tests.e2e.tables import elsewhere
 from tests.factories import UserFactory
 from tests.games.rated_games import play_to_the_end
@@ -38,18 +38,6 @@ def say(page: Page, room: str, text: str) -> None:
     field = page.locator(f"#chat-text-{room}")
     field.fill(text)
     field.press("Enter")
-
-
-def take_a_turn(page: Page, rng: random.Random) -> bool:
-    """Clicks one of the moves offered, if this page offers any; True if it did."""
-    buttons = page.locator("#board-form button[name=action]:not([disabled])")
-    count = buttons.count()
-    if count == 0 or not page.locator(".badge.turn").count():
-        return False
-    version = page.locator("#board-public").get_attribute("data-version") or ""
-    buttons.nth(rng.randrange(count)).click()
-    expect(page.locator("#board-public")).not_to_have_attribute("data-version", version)
-    return True
 
 
 def test_three_people_chat_challenge_play_and_rematch_with_the_bell(asgi_server, browser):
@@ -110,7 +98,7 @@ def test_three_people_chat_challenge_play_and_rematch_with_the_bell(asgi_server,
     moves = 0
     while moves < 4:
         every_page_catches_up(pages, table)
-        played = take_a_turn(alice, rng) or take_a_turn(bob, rng)
+        played = click_a_move(alice, rng) or click_a_move(bob, rng)
         assert played, "neither page offered a move at a running table"
         moves += 1
     every_page_catches_up(pages, table)
