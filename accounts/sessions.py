@@ -11,6 +11,7 @@ deletes both, so a device signed out here is signed out at its next request.
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
 from functools import lru_cache
 from typing import Any
 
@@ -77,7 +78,10 @@ def signed_in(request: HttpRequest, **kwargs: object) -> None:
 
 
 def _seen_key(session_key: str) -> str:
-    return f"session-seen:{session_key}"
+    """The stamp's cache key: a digest, so that no other key names a session (whoever reads
+    the cache's keys learns no session id; a session signed out leaves none behind)."""
+    digest = hashlib.sha256(session_key.encode()).hexdigest()[:32]
+    return f"session-seen:{digest}"
 
 
 def seen(request: HttpRequest) -> None:

@@ -76,7 +76,7 @@ def test_each_device_is_listed_with_its_browser_place_and_last_visit(tmp_path, s
     # A visit stamps "last seen" at most every few minutes: one UPDATE, then none.
     row = UserSession.objects.get(user_agent=IPHONE)
     UserSession.objects.filter(pk=row.pk).update(last_seen_at=timezone.now() - dt.timedelta(days=2))
-    cache.delete(f"session-seen:{row.session_key}")
+    cache.delete(sessions._seen_key(row.session_key))
     phone.get(reverse("lobby"), REMOTE_ADDR="203.0.113.10")
     row.refresh_from_db()
     assert timezone.now() - row.last_seen_at < dt.timedelta(minutes=1)
