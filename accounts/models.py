@@ -47,6 +47,13 @@ class ChallengesFrom(models.TextChoices):
     NOBODY = "nobody", _("nobody")
 
 
+class EmailStop(models.TextChoices):
+    """Why the site stopped sending e-mail to an address."""
+
+    BOUNCE = "bounce", _("the address bounced")
+    COMPLAINT = "complaint", _("marked as spam")
+
+
 # "Players rated near me": within this many rating points of mine at the challenge's game.
 RATING_RANGE_CHOICES = [(5, "± 5"), (10, "± 10"), (20, "± 20")]
 
@@ -128,6 +135,15 @@ class User(AbstractUser):
     # A moderator's mute (community.services.moderation): no chat line until then, and why.
     muted_until = models.DateTimeField(_("muted until"), null=True, blank=True)
     mute_reason = models.CharField(_("why muted"), max_length=200, blank=True)
+    # Set when the player closed their account (accounts.closing): the row stays so that the
+    # games they played keep their seats, but nothing of theirs is shown or signs in again.
+    closed_at = models.DateTimeField(_("closed"), null=True, blank=True)
+    # Set when mail to ``email`` bounced or was reported as spam (accounts.mail_stops): no
+    # reminder or notification e-mail goes to it until the player sets a confirmed address.
+    email_stopped_at = models.DateTimeField(_("e-mail stopped"), null=True, blank=True)
+    email_stopped_why = models.CharField(
+        _("why e-mail stopped"), max_length=16, choices=EmailStop.choices, blank=True
+    )
 
     @property
     def public_name(self) -> str:
