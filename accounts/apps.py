@@ -17,6 +17,16 @@ class AccountsConfig(AppConfig):
         post_migrate.connect(sync_site, sender=self, dispatch_uid="accounts.sync_site")
         post_save.connect(forget_prefs, sender=User, dispatch_uid="accounts.forget_prefs")
         self._sessions_ready()
+        self._mail_stops_ready()
+
+    def _mail_stops_ready(self) -> None:
+        """A confirmed address of the player's own starts their stopped e-mail again."""
+        from allauth.account import signals as account
+
+        from accounts.mail_stops import address_changed, address_confirmed
+
+        account.email_confirmed.connect(address_confirmed, dispatch_uid="accounts.mail_confirmed")
+        account.email_changed.connect(address_changed, dispatch_uid="accounts.mail_changed")
 
     def _sessions_ready(self) -> None:
         """A sign-in's session is tracked; a new way in ends the other devices' sessions."""

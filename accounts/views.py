@@ -1,12 +1,16 @@
+from allauth.account.views import login as allauth_login
+from allauth.mfa.webauthn.views import LoginWebAuthnView, ReauthenticateWebAuthnView
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.forms import Form
 from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest, HttpResponseRedirect
 from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods, require_POST
+from django.views.generic.edit import FormView
 
 from accounts.display import COOKIE_NAME as DISPLAY_COOKIE
 from accounts.display import FIELDS as DISPLAY_FIELDS
@@ -33,7 +37,10 @@ def devices_page(request: HttpRequest) -> HttpResponse:
     from accounts.sessions import devices_of, others_end
 
     user_id = int(request.user.pk or 0)  # signed in: login_required
-    if request.method == "POST":
+    refused = request.method == "POST" and request.POST.get("action") != "logout"
+    if refused:  # not the page's button (allauth's form posts "logout" too): nothing ends
+        messages.error(request, _("That was not the button to sign out: nothing has changed."))
+    elif request.method == "POST":
         ended = others_end(user_id=user_id, current_key=request.session.session_key)
         messages.success(
             request,
@@ -51,7 +58,9 @@ def devices_page(request: HttpRequest) -> HttpResponse:
         "devices": [(device, device.session_key == current) for device in devices],
         "others": sum(device.session_key != current for device in devices),
     }
-    return render(request, "usersessions/usersession_list.html", context)
+    return render(
+        request, "usersessions/usersession_list.html", context, status=400 if refused else 200
+    )
 
 
 def safe_next_path(target: str, host: str, secure: bool) -> str:
@@ -131,3 +140,28 @@ def display_set(request: HttpRequest) -> HttpResponse:
     # Kept for signed-in players too, so the table looks the same after signing out.
     _remember(request, response, DISPLAY_COOKIE, chosen.to_cookie())
     return response
+
+
+class PasskeySignInView(LoginWebAuthnView):
+    """allauth's sign-in by passkey, but a credential it refuses (a key it does not know, a
+    payload that is none) answers 400 with the sign-in page and why, where allauth's redirects
+    to that page with a 302."""
+
+    def form_invalid(self, form: Form) -> HttpResponse:
+        for message in form.errors.get("credential", []) or [_("Incorrect code.")]:
+            messages.error(self.request, str(message))
+        self.request.method = "GET"  # the sign-in page as it is shown, its own form empty
+        response = allauth_login(self.request)
+        response.status_code = 400
+        return response
+
+
+class PasskeyReauthenticateView(ReauthenticateWebAuthnView):
+    """allauth's "confirm it is you" by passkey, but a credential it refuses answers 400 with the
+    same page and why, where allauth's sends a signed-in player to the sign-in page (which sends
+    them on to the lobby)."""
+
+    def form_invalid(self, form: Form) -> HttpResponse:
+        for message in form.errors.get("credential", []) or [_("Incorrect code.")]:
+            messages.error(self.request, str(message))
+        return FormView.form_invalid(self, form)  # the page again; accounts.middleware: 400

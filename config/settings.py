@@ -121,6 +121,8 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "allauth.account.middleware.AccountMiddleware",
+    # allauth's forms posted with bad input answer 400, not 200 (accounts/middleware.py).
+    "accounts.middleware.RefusedFormStatusMiddleware",
     "accounts.middleware.UserTimeZoneMiddleware",
     "accounts.middleware.UserLanguageMiddleware",
     "accounts.middleware.OnlineMarkMiddleware",
@@ -200,8 +202,15 @@ LOGIN_URL = "account_login"
 ACCOUNT_LOGIN_METHODS = {"username", "email"}
 ACCOUNT_SIGNUP_FIELDS = ["email*", "username*", "password1*", "password2*"]
 # The sign-up form says the password rules only when they matter (accounts/forms.py).
-ACCOUNT_FORMS = {"signup": "accounts.forms.SignupForm"}
+ACCOUNT_FORMS = {
+    "signup": "accounts.forms.SignupForm",
+    "add_email": "accounts.email_change.ChangeEmailForm",
+}
 ACCOUNT_EMAIL_VERIFICATION = os.environ.get("ACCOUNT_EMAIL_VERIFICATION", "optional")
+# One address a player: a new one waits beside it until its confirmation link is followed, then
+# replaces it; reminders and notifications keep going to the old one until then
+# (accounts/email_change.py).
+ACCOUNT_CHANGE_EMAIL = True
 ACCOUNT_LOGOUT_REDIRECT_URL = "lobby"
 ACCOUNT_DEFAULT_HTTP_PROTOCOL = "http" if DEBUG or TESTING else "https"
 
@@ -223,6 +232,16 @@ MFA_PASSKEY_LOGIN_ENABLED = True
 MFA_TOTP_ISSUER = "Card Tables"
 # A code of the period before or after is taken too (RFC 6238's one step of clock drift).
 MFA_TOTP_TOLERANCE = 1
+# Its passkey forms refuse a payload that is no browser's answer (400, where some were a 500),
+# and a key's name is at most 60 characters (accounts/passkey_forms.py).
+MFA_FORMS = {
+    "add_webauthn": "accounts.passkey_forms.AddKeyForm",
+    "signup_webauthn": "accounts.passkey_forms.SignupKeyForm",
+    "edit_webauthn": "accounts.passkey_forms.EditKeyForm",
+    "authenticate_webauthn": "accounts.passkey_forms.AuthenticateKeyForm",
+    "login_webauthn": "accounts.passkey_forms.LoginKeyForm",
+    "reauthenticate_webauthn": "accounts.passkey_forms.ReauthenticateKeyForm",
+}
 # The devices a player is signed in on (allauth.usersessions; accounts/sessions.py stamps
 # their last visit itself, every few minutes, rather than allauth's write on every request).
 USERSESSIONS_TRACK_ACTIVITY = False

@@ -87,6 +87,7 @@ MISSING_ALLOWED = {
     ("templates/admin/community/moderate.html", "admin/base_site.html"),
     # The list of passkeys extends allauth.mfa's own template.
     ("templates/mfa/webauthn/authenticator_list.html", "mfa/webauthn/base.html"),
+    ("templates/mfa/webauthn/authenticator_confirm_delete.html", "mfa/webauthn/base.html"),
 }
 #: A module of the project named by its dotted path: ``games.live.consumers``,
 #: ``config.redis_guard.guard``. (Not ``games.py``: a file.)

@@ -16,7 +16,6 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from django.conf import settings
-from django.core.mail import EmailMultiAlternatives
 from django.db import IntegrityError, transaction
 from django.db.models import F, Q, Value
 from django.db.models.functions import Greatest
@@ -25,6 +24,7 @@ from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.translation import ngettext
 
+from accounts.mailing import absolute_url, address_mailable, notice_send, unsubscribe_url
 from accounts.models import REMINDERS_OFF, Block, User
 from accounts.notify import NoteChannel, NoteKind, default_switch, switch_key
 from community import broadcast
@@ -32,7 +32,7 @@ from community.models import Notification, PushSubscription
 from community.services.push import push_due_in, push_enabled
 from games.models import Seat, Table
 from games.services.presence import PRESENCE
-from games.services.reminders import turn_reminders_drop, user_unsubscribe_token
+from games.services.reminders import turn_reminders_drop
 
 # A notification's e-mail waits this long at least (or the player's reminder delay, if longer):
 # time to see it in the site first, when the e-mail is not sent.
@@ -113,8 +113,9 @@ def _with_browsers(user_ids: set[int]) -> set[int]:
 
 
 def _mailable(user: User) -> bool:
-    """An address, and e-mail not stopped (the one-click unsubscribe stops every e-mail)."""
-    return bool(user.email) and user.reminder_delay != REMINDERS_OFF
+    """An address whose mail did not bounce (``accounts.mail_stops``), and e-mail not stopped
+    (the one-click unsubscribe stops every e-mail)."""
+    return address_mailable(user) and user.reminder_delay != REMINDERS_OFF
 
 
 def _stored(note: Notification) -> bool:
@@ -326,26 +327,22 @@ def note_mails_send(*, user_id: int, now: dt.datetime) -> int:
         if later is not None:
             Notification.objects.filter(pk__in=[n.pk for n in due]).update(mail_due_at=later)
             return 0
-        wanted = [n for n in due if user.email and user.notified(n.kind, NoteChannel.EMAIL)]
+        wanted = [n for n in due if _mailable(user) and user.notified(n.kind, NoteChannel.EMAIL)]
         if wanted:
             _send_notes(user, wanted)
         Notification.objects.filter(pk__in=[n.pk for n in due]).update(emailed_at=now)
     return 1 if wanted else 0
 
 
-def _absolute(path: str) -> str:
-    return f"{settings.SITE_URL}{path}"
-
-
 def _send_notes(user: User, notes: list[Notification]) -> None:
-    unsubscribe = _absolute(reverse("unsubscribe", args=[user_unsubscribe_token(user=user)]))
+    unsubscribe = unsubscribe_url(user=user)
     language = user.language or settings.LANGUAGE_CODE
     with translation.override(language), timezone.override(user.zone):
         context = {
             "user": user,
-            "notes": [(note, _absolute(note_link(note))) for note in notes],
-            "notes_url": _absolute(reverse("notifications")),
-            "settings_url": _absolute(reverse("notification_settings")),
+            "notes": [(note, absolute_url(note_link(note))) for note in notes],
+            "notes_url": absolute_url(reverse("notifications")),
+            "settings_url": absolute_url(reverse("notification_settings")),
             "unsubscribe_url": unsubscribe,
             "site_name": settings.SITE_NAME,
             "site_url": settings.SITE_URL,
@@ -357,17 +354,7 @@ def _send_notes(user: User, notes: list[Notification]) -> None:
         ) % {"count": len(notes), "site": settings.SITE_NAME}
         text = render_to_string("emails/notes.txt", context)
         html = render_to_string("emails/notes.html", context)
-    message = EmailMultiAlternatives(
-        subject=subject,
-        body=text,
-        to=[user.email],
-        headers={
-            "List-Unsubscribe": f"<{unsubscribe}>",
-            "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
-        },
-    )
-    message.attach_alternative(html, "text/html")
-    message.send()
+    notice_send(user=user, subject=subject, text=text, html=html, unsubscribe=unsubscribe)
 
 
 def note_link(note: Notification) -> str:

@@ -11,6 +11,7 @@ import datetime as dt
 
 from django.conf import settings
 
+from accounts.mailing import address_mailable
 from games.models import Seat, Table
 
 # The "time is nearly up" warning goes out when this share of the time is left.
@@ -41,7 +42,7 @@ def _budget(table: Table) -> dt.timedelta:
 def _notices(seat: Seat, table: Table, now: dt.datetime) -> None:
     """Schedules the turn reminder and the warning for a running clock."""
     user = seat.user
-    if seat.is_bot or user is None or not user.wants_reminders:
+    if seat.is_bot or user is None or not (user.wants_reminders and address_mailable(user)):
         seat.reminder_due_at = seat.warn_at = None
         return
     seat.reminder_due_at = now + dt.timedelta(minutes=user.reminder_delay)

@@ -11,8 +11,6 @@ from __future__ import annotations
 import datetime as dt
 
 from django.conf import settings
-from django.core import signing
-from django.core.mail import EmailMultiAlternatives
 from django.db import transaction
 from django.template.loader import render_to_string
 from django.urls import reverse
@@ -20,25 +18,17 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from accounts.mailing import absolute_url, address_mailable, notice_send, unsubscribe_url
+
+# The one-click unsubscribe's token is accounts.mailing's (every notification e-mail's); its
+# names stay importable from here.
+from accounts.mailing import user_from_unsubscribe_token as user_from_unsubscribe_token
+from accounts.mailing import user_unsubscribe_token as user_unsubscribe_token
 from accounts.models import REMINDERS_OFF, User
 from games import extensions
 from games.models import Reminder, Seat, Table
 from games.services import clocks
 from games.services.presence import PRESENCE
-
-UNSUBSCRIBE_SALT = "reminders-unsubscribe"
-
-
-def user_unsubscribe_token(*, user: User) -> str:
-    return signing.dumps(user.pk, salt=UNSUBSCRIBE_SALT)
-
-
-def user_from_unsubscribe_token(*, token: str) -> User | None:
-    try:
-        user_id = signing.loads(token, salt=UNSUBSCRIBE_SALT)
-    except signing.BadSignature:
-        return None
-    return User.objects.filter(pk=user_id).first()
 
 
 def reminders_off(*, user: User) -> None:
@@ -92,7 +82,7 @@ def reminders_queue(*, kind: Reminder.Kind, now: dt.datetime) -> int:
             wanted = seat.is_waiting and user is not None and not seat.is_bot
             if wanted and kind == Reminder.Kind.TURN and _seen_this_turn(seat, now):
                 wanted = False  # they saw the turn at the table: the e-mail would repeat it
-            if wanted and user is not None and user.wants_reminders:
+            if wanted and user is not None and user.wants_reminders and address_mailable(user):
                 if seat.seen_at and seat.seen_at >= now - PRESENCE:
                     later = seat.seen_at + PRESENCE  # they are looking at it right now
                 else:
@@ -122,10 +112,6 @@ def turn_reminders_drop(*, user: User, table_ids: list[int]) -> int:
     ).update(reminder_due_at=None)
 
 
-def _absolute(path: str) -> str:
-    return f"{settings.SITE_URL}{path}"
-
-
 def reminders_send(*, user_id: int, now: dt.datetime) -> int:
     """Sends this player's pending notices as one e-mail; 1 if one was sent.
 
@@ -143,21 +129,21 @@ def reminders_send(*, user_id: int, now: dt.datetime) -> int:
         user = pending[0].user
         current = [r for r in pending if r.seat.is_waiting and r.seat.turn == r.turn]
         sent = 0
-        if current and user.wants_reminders and user.email:
-            _send(user, warnings=[r.seat for r in current if r.kind == Reminder.Kind.WARNING])
-            sent = 1
+        if current and user.wants_reminders and address_mailable(user):
+            warnings = [r.seat for r in current if r.kind == Reminder.Kind.WARNING]
+            sent = _send(user, warnings=warnings)
         Reminder.objects.filter(pk__in=[r.pk for r in pending]).update(sent_at=now)
     return sent
 
 
-def _send(user: User, warnings: list[Seat]) -> None:
+def _send(user: User, warnings: list[Seat]) -> int:
     waiting = list(
         Seat.objects.filter(user=user, is_waiting=True, table__status=Table.Status.RUNNING)
         .select_related("table")
         .order_by("deadline")
     )
     warned = {seat.pk for seat in warnings}
-    unsubscribe = _absolute(reverse("unsubscribe", args=[user_unsubscribe_token(user=user)]))
+    unsubscribe = unsubscribe_url(user=user)
     language = getattr(user, "language", None) or settings.LANGUAGE_CODE
     with translation.override(language), timezone.override(user.zone):
         # What the apps above add to each row, in the player's language: unread chat lines.
@@ -168,7 +154,7 @@ def _send(user: User, warnings: list[Seat]) -> None:
         rows = [
             {
                 "table": seat.table,
-                "url": _absolute(reverse("table_detail", args=[seat.table_id])),
+                "url": absolute_url(reverse("table_detail", args=[seat.table_id])),
                 "deadline": seat.deadline,
                 "warning": seat.pk in warned,
                 "notes": notes.get(seat.table_id, []),
@@ -179,7 +165,7 @@ def _send(user: User, warnings: list[Seat]) -> None:
             "user": user,
             "rows": rows,
             "unsubscribe_url": unsubscribe,
-            "settings_url": _absolute(reverse("play_settings")),
+            "settings_url": absolute_url(reverse("play_settings")),
             "site_name": settings.SITE_NAME,
             "site_url": settings.SITE_URL,
         }
@@ -193,14 +179,5 @@ def _send(user: User, warnings: list[Seat]) -> None:
             ) % {"count": len(rows)}
         text = render_to_string("emails/reminder.txt", context)
         html = render_to_string("emails/reminder.html", context)
-    message = EmailMultiAlternatives(
-        subject=subject,
-        body=text,
-        to=[user.email],
-        headers={
-            "List-Unsubscribe": f"<{unsubscribe}>",
-            "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
-        },
-    )
-    message.attach_alternative(html, "text/html")
-    message.send()
+    sent = notice_send(user=user, subject=subject, text=text, html=html, unsubscribe=unsubscribe)
+    return int(sent)

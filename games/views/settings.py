@@ -11,16 +11,13 @@ from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods, require_POST
 
+from accounts.mailing import user_from_unsubscribe_token
 from games.errors import GameError
 from games.forms.settings import ConfirmMovesForm, ReminderSettingsForm, VacationForm
 from games.selectors.vacations import vacation_context, vacation_current
 from games.services import vacations
 from games.services.play_settings import confirm_moves_update
-from games.services.reminders import (
-    reminder_settings_update,
-    reminders_off,
-    user_from_unsubscribe_token,
-)
+from games.services.reminders import reminder_settings_update, reminders_off
 from games.views.requests import SignedInRequest
 
 

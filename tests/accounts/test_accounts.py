@@ -46,7 +46,7 @@ def test_signing_up_creates_the_player_signs_them_in_and_sends_a_confirmation_li
 def test_a_taken_username_or_mismatched_passwords_are_refused_with_a_message():
     _sign_up(Client())
     again = _sign_up(Client())
-    assert again.status_code == 200
+    assert again.status_code == 400
     assert b"already" in again.content
     assert User.objects.count() == 1
 

@@ -95,7 +95,7 @@ def test_sign_out_everywhere_else_ends_the_other_devices_at_once():
     tablet = device("alice", IPHONE, "203.0.113.10")
     assert laptop.put(reverse("usersessions_list")).status_code == 405  # changes nothing
     assert signed_in(phone)
-    answer = laptop.post(reverse("usersessions_list"))
+    answer = laptop.post(reverse("usersessions_list"), {"action": "logout"})
     assert answer.status_code == 302
     assert signed_in(laptop)
     assert not signed_in(phone) and not signed_in(tablet)  # their cached sessions are gone

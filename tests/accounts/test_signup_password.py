@@ -65,7 +65,7 @@ def test_the_hint_is_in_the_players_language():
 )
 def test_a_refused_password_gets_its_error_and_every_rule(password, error):
     response = _sign_up(password)
-    assert response.status_code == 200
+    assert response.status_code == 400
     content = response.content.decode()
     assert error in content
     for rule in EVERY_RULE:
@@ -88,7 +88,7 @@ def test_an_error_elsewhere_does_not_list_the_password_rules():
         },
     )
     content = response.content.decode()
-    assert response.status_code == 200 and "Enter a valid email address." in content
+    assert response.status_code == 400 and "Enter a valid email address." in content
     assert "At least 8 characters." in _help_of_the_password(content)
     assert EVERY_RULE[0] not in content
 

@@ -68,3 +68,30 @@ def click_a_move(page: Page, rng: random.Random) -> bool:
     buttons.nth(rng.randrange(count)).click()
     expect(page.locator("#board-public")).not_to_have_attribute("data-version", version)
     return True
+
+
+def with_a_virtual_authenticator(page: Page) -> None:
+    """A platform authenticator (the Chrome DevTools Protocol's WebAuthn domain) that holds
+    passkeys and verifies its user at once."""
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("WebAuthn.enable")
+    cdp.send(
+        "WebAuthn.addVirtualAuthenticator",
+        {
+            "options": {
+                "protocol": "ctap2",
+                "transport": "internal",
+                "hasResidentKey": True,
+                "hasUserVerification": True,
+                "isUserVerified": True,
+                "automaticPresenceSimulation": True,
+            }
+        },
+    )
+
+
+def confirm_access(page: Page) -> None:
+    """allauth's "Confirm Access": the password again before a change to how one signs in."""
+    expect(page.locator("main h1")).to_have_text("Confirm Access")
+    page.get_by_label("Password").fill(PASSWORD)
+    page.get_by_role("button", name="Confirm").click()

@@ -14,7 +14,7 @@ from django.urls import reverse
 from playwright.sync_api import Page, expect
 
 from tests.e2e.axe import check_page
-from tests.e2e.pages import PASSWORD
+from tests.e2e.pages import PASSWORD, with_a_virtual_authenticator
 from tests.factories import UserFactory
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -99,25 +99,6 @@ def test_an_authenticator_app_and_recovery_codes_guard_the_sign_in(live_server, 
     expect(page).to_have_url(f"{base}/accounts/2fa/authenticate/")
     page.context.close()
     assert not found, f"{len(found)} axe violations:\n" + "\n".join(found)
-
-
-def with_a_virtual_authenticator(page: Page) -> None:
-    """A platform authenticator that holds passkeys and verifies its user at once."""
-    cdp = page.context.new_cdp_session(page)
-    cdp.send("WebAuthn.enable")
-    cdp.send(
-        "WebAuthn.addVirtualAuthenticator",
-        {
-            "options": {
-                "protocol": "ctap2",
-                "transport": "internal",
-                "hasResidentKey": True,
-                "hasUserVerification": True,
-                "isUserVerified": True,
-                "automaticPresenceSimulation": True,
-            }
-        },
-    )
 
 
 def test_a_passkey_is_a_second_factor_and_signs_in_without_a_password(live_server, browser):

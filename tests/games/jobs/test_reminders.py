@@ -192,7 +192,7 @@ def test_a_worker_dying_while_sending_loses_nothing(running_table, monkeypatch):
     def crash(*args, **kwargs):
         raise ConnectionError("SMTP went away")
 
-    monkeypatch.setattr("games.services.reminders.EmailMultiAlternatives.send", crash)
+    monkeypatch.setattr("accounts.mailing.EmailMultiAlternatives.send", crash)
     with pytest.raises(ConnectionError):
         sweeps.sweep_reminders(later)
     assert Reminder.objects.filter(sent_at__isnull=True).count() == 1
