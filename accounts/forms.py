@@ -1,6 +1,7 @@
 from allauth.account.forms import SignupForm as AllauthSignupForm
 from django import forms
 from django.contrib.auth import password_validation
+from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
 from accounts.display import HIGHEST, LOWEST, THEMES
@@ -49,3 +50,12 @@ class SignupForm(AllauthSignupForm):
             every_rule = password_validation.password_validators_help_text_html()
             # The bound field copied the help text when cleaning made it: both change.
             self.fields["password1"].help_text = self["password1"].help_text = every_rule
+
+
+class CloseAccountForm(forms.Form):
+    """Closing is for good: the player ticks that they know it."""
+
+    understood = forms.BooleanField(
+        label=_("I understand: my account closes for good, and nothing brings it back."),
+        error_messages={"required": _("Tick the box to close your account.")},
+    )

@@ -147,7 +147,13 @@ class User(AbstractUser):
 
     @property
     def public_name(self) -> str:
+        if self.closed_at is not None:
+            return str(_("a former player"))  # in the language of the page or e-mail
         return self.display_name or self.username
+
+    @property
+    def is_closed(self) -> bool:
+        return self.closed_at is not None
 
     def __str__(self) -> str:
         return self.public_name

@@ -5,9 +5,13 @@ from __future__ import annotations
 from django.template.loader import render_to_string
 from django.utils.translation import ngettext
 
+from accounts.closing import closing_step_register
+from accounts.export import export_section_register
 from accounts.models import User
 from community import broadcast, chat_pages, jobs, live, people_pages
+from community.selectors.account_export import community_export
 from community.selectors.chat import unread_lines
+from community.services.account_closing import player_community_close
 from community.services.notes import notes_read, sweep_note_mails
 from community.services.push import sweep_pushes
 from games import extensions
@@ -58,3 +62,6 @@ def register() -> None:
     extensions.socket_events[broadcast.NOTES] = live.on_notes
     table_events.connect(jobs.on_table_events, dispatch_uid="community-notes")
     embedded.extra += [sweep_note_mails, sweep_pushes]
+    # A player's data: their chat and notifications in the export, and when the account closes.
+    export_section_register("community", community_export)
+    closing_step_register(player_community_close)

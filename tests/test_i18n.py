@@ -77,8 +77,12 @@ PAGES = {
     "account_login",
     "account_signup",
     "account_reset_password",
+    "account_data",
+    "account_closed",
 }
 NOT_PAGES = {
+    "account_data_download": "JSON download (tests/accounts/test_closing.py)",
+    "account_close": "POST only (its refusal is tested in tests/accounts/test_closing.py)",
     "health": "JSON for monitoring",
     "table_view_json": "JSON",
     "table_record": "JSON download",
@@ -301,6 +305,7 @@ def page_urls(site: dict, signed_in: bool) -> list[tuple[str, str, int]]:
             ("play_settings", reverse("play_settings"), 200),
             ("account_email", reverse("account_email"), 200),
             ("account_change_password", reverse("account_change_password"), 200),
+            ("account_data", reverse("account_data"), 200),
             (
                 "unsubscribe",
                 reverse("unsubscribe", args=[user_unsubscribe_token(user=player)]),
@@ -312,6 +317,7 @@ def page_urls(site: dict, signed_in: bool) -> list[tuple[str, str, int]]:
             ("account_login", reverse("account_login"), 200),
             ("account_signup", reverse("account_signup"), 200),
             ("account_reset_password", reverse("account_reset_password"), 200),
+            ("account_closed", reverse("account_closed"), 200),
             ("unsubscribe", reverse("unsubscribe", args=["not-a-token"]), 400),
         ]
     return urls

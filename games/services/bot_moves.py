@@ -123,6 +123,18 @@ def _leave(table: Table, user_id: int) -> int:
     return 1
 
 
+def table_redraw(*, table_id: int) -> None:
+    """A running table whose boards must be drawn again (a player's name changed: an account
+    closed): a new version, told to its pages, and the bot's turn queued again for it (a turn
+    queued for the old version would find the table moved on)."""
+    with transaction.atomic():
+        table = table_locked(table_id=table_id)
+        if not table.is_running:
+            return
+        bot_waits = any(s.is_waiting and s.is_bot for s in table_seats(table=table))
+        _changed(table, [events.BotTurnDue(table.pk, table.version + 1)] if bot_waits else [])
+
+
 def _changed(table: Table, more: list[events.Event]) -> None:
     table.version += 1
     table.save(update_fields=["version"])

@@ -50,6 +50,8 @@ def the_visits(me: User, players: list[User]) -> list[Visit]:
         Visit("password reset", reverse("account_reset_password")),
         Visit("sign-in code", reverse("account_request_login_code")),
         Visit("signed-in devices", reverse("usersessions_list"), me.username),
+        Visit("your data", reverse("account_data"), me.username),
+        Visit("account closed", reverse("account_closed")),
         Visit("not found", "/no-such-page/"),
         Visit("lobby (player)", reverse("lobby"), me.username),
         Visit("profile settings", reverse("profile_edit"), me.username),
