@@ -137,5 +137,18 @@ def test_a_passkey_is_a_second_factor_and_signs_in_without_a_password(live_serve
     found += check_page(page, "sign in, with a passkey")
     page.get_by_role("button", name="Sign in with a passkey").click()
     signed_in_as(page, "bob")
+
+    # "Confirm it is you" by passkey: a credential that is none gets the page again and why
+    # (400; allauth sent the player off to the sign-in page), then the key itself confirms.
+    page.goto(f"{base}/accounts/2fa/webauthn/reauthenticate/?next=/accounts/2fa/webauthn/")
+    found += check_page(page, "confirm access, with a passkey")
+    token = page.locator("input[name=csrfmiddlewaretoken]").first.input_value()
+    refused = page.request.post(
+        page.url, form={"csrfmiddlewaretoken": token, "credential": '{"id": "nope"}'}
+    )
+    assert refused.status == 400 and "Incorrect code." in refused.text()
+    page.reload()  # the refused answer's page holds the new challenge, as a browser's would
+    page.get_by_role("button", name="Use a security key").click()
+    expect(page).to_have_url(f"{base}/accounts/2fa/webauthn/")
     page.context.close()
     assert not found, f"{len(found)} axe violations:\n" + "\n".join(found)
