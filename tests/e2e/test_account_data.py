@@ -60,3 +60,19 @@ def test_a_player_downloads_their_data_then_closes_their_account(live_server, br
     assert Seat.objects.get(table=table, user=quillon).replaced_by_bot
     assert Table.objects.get(pk=table.pk).is_running
     assert not found, "\n".join(found)
+
+
+def test_the_e_mail_page_with_a_change_waiting_for_its_confirmation(live_server, browser):
+    """A new address typed in: the page says which one is used until the new one is confirmed,
+    and nothing on it fails axe-core."""
+    UserFactory(username="erin", email="erin@example.com")
+    base = live_server.url
+    page = signed_in_page(browser, base, "erin")
+    page.goto(f"{base}{reverse('account_email')}")
+    found = check_page(page, "e-mail addresses")
+    page.get_by_label("Change to:").fill("erin.new@example.com")
+    page.get_by_role("button", name="Change Email").click()
+    expect(page.locator("#messages")).to_contain_text("erin.new@example.com")
+    expect(page.get_by_label("Current email:")).to_have_value("erin@example.com")
+    found += check_page(page, "e-mail addresses, a change waiting")
+    assert not found, "\n".join(found)
