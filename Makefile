@@ -98,11 +98,13 @@ bench-load: install
 ## Every bench, each writing its figures into docs/benchmarks.md: rules speed, the bots' speed
 ## and strength (bench/bots.py, 200 games per pairing; about 25 minutes on 2 cores), Gnav's
 ## ceiling (bench/gnav_ceiling.py), the CPU of one request (bench/boards.py), the HTML's bytes
-## with and without gzip (bench/page_bytes.py) and the load test
+## with and without gzip (bench/page_bytes.py), a Swiss round's pairing (bench/pairing.py) and
+## the load test
 ## (python -m bench.load, about 6 minutes). Run it on a quiet machine: the latencies depend on it.
 bench: install
 	$(PY) bench/bots.py $(BENCH_ARGS)
 	$(PY) bench/gnav_ceiling.py --games 1000
 	$(PY) bench/boards.py
 	$(PY) bench/page_bytes.py
+	$(PY) bench/pairing.py
 	$(PY) -m bench.load $(BENCH_LOAD_ARGS)
