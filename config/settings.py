@@ -100,6 +100,7 @@ INSTALLED_APPS = [
     "accounts",
     "games",
     "community",
+    "tournaments",
 ]
 
 MIDDLEWARE = [

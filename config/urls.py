@@ -35,4 +35,5 @@ urlpatterns = [
     path("", include("accounts.urls")),
     path("", include("games.urls")),
     path("", include("community.urls")),
+    path("", include("tournaments.urls")),
 ]

@@ -15,6 +15,7 @@ and the element, e.g.
 
 from __future__ import annotations
 
+import datetime as dt
 import io
 import random
 import re
@@ -23,6 +24,7 @@ import pytest
 from axe_playwright_python.base import AXE_SCRIPT
 from django.core.management import call_command
 from django.urls import reverse
+from django.utils import timezone
 
 from accounts.models import Block, Follow, User
 from community.models import Challenge, ChatLine
@@ -35,6 +37,8 @@ from tests.e2e.pages import sign_in
 from tests.e2e.tables import a_table, until_turn_of
 from tests.factories import UserFactory
 from tests.games.rated_games import play_to_the_end
+from tournaments.models import Entry
+from tournaments.services.entries import TournamentSettings, tournament_create
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -105,6 +109,24 @@ def the_visits(me: User, players: list[User]) -> list[Visit]:
     declined = Challenge.objects.filter(sender=follower).get()
     challenge_decline(challenge_id=declined.pk, user=me, reason="later")
     challenge_page = reverse("challenge_new", args=[friend.username]) + "?game=slide"
+    # A tournament open for sign-up, with two players in it.
+    tournament = tournament_create(
+        user=friend,
+        chosen=TournamentSettings(
+            name="Winter Swiss",
+            game="district-noir",
+            format="swiss",
+            table_size=2,
+            seconds_per_move=86400,
+            starts_at=timezone.now() + dt.timedelta(days=2),
+            rounds=4,
+            min_players=4,
+            max_players=16,
+            min_rating=1.5,
+        ),
+    )
+    for player in (me, follower):
+        Entry.objects.create(tournament=tournament, user=player)
     visits += [
         Visit("people", reverse("people"), me.username),
         Visit("a friend's profile", reverse("player_profile", args=[friend.username]), me.username),
@@ -114,6 +136,9 @@ def the_visits(me: User, players: list[User]) -> list[Visit]:
         Visit("a challenge's settings", challenge_page, me.username),
         # Notifications: the challenges and follows above are in the bell, unread and read.
         Visit("notifications", reverse("notifications"), me.username),
+        Visit("tournaments", reverse("tournaments")),
+        Visit("a tournament", reverse("tournament_page", args=[tournament.pk]), me.username),
+        Visit("create a tournament", reverse("tournament_new") + "?game=slide", me.username),
         Visit(  # with the panel that allows push (the site has its keys)
             "notification settings",
             reverse("notification_settings"),

@@ -1,0 +1,190 @@
+"""Tournaments: what one is (its game, format, time per move, sign-up and entry rules), who
+entered it, and its rounds with the tables each round seated (``docs/architecture.md``,
+"Tournaments"). The pairings are pure functions (``tournaments.pairing``); the services store
+what they decide."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+from games.models import Table
+
+
+class Format(models.TextChoices):
+    ROUND_ROBIN = "round_robin", _("round robin")
+    SWISS = "swiss", _("Swiss")
+    SWISS_WINDOWS = "swiss_windows", _("Swiss with round windows")
+    MULTIPLAYER = "multiplayer", _("multiplayer rounds")
+    KNOCKOUT = "knockout", _("single elimination")
+    LEAGUE = "league", _("league")
+
+
+# The formats of two players a table: the others seat a table of the tournament's table size.
+TWO_PLAYER_FORMATS = frozenset({Format.SWISS, Format.SWISS_WINDOWS, Format.KNOCKOUT})
+# Best of: the games a knockout match may have.
+MATCH_GAMES = (1, 3, 5)
+
+
+class Tournament(models.Model):
+    class Status(models.TextChoices):
+        SIGNUP = "signup", _("open for sign-up")
+        RUNNING = "running", _("running")
+        FINISHED = "finished", _("finished")
+        CANCELLED = "cancelled", _("cancelled")
+
+    name = models.CharField(_("name"), max_length=80)
+    game = models.CharField(_("game"), max_length=32)
+    options = models.JSONField(default=dict, blank=True)
+    format = models.CharField(_("format"), max_length=16, choices=Format.choices)
+    # Players at each table: 2 for the two-player formats.
+    table_size = models.PositiveSmallIntegerField(_("players a table"), default=2)
+    seconds_per_move = models.PositiveIntegerField(_("time per move"))
+    rated = models.BooleanField(_("rated"), default=True)
+    signup_opens_at = models.DateTimeField(_("sign-up opens"))
+    # Sign-up closes when it starts.
+    starts_at = models.DateTimeField(_("starts"))
+    # None: "until done" (a round robin's whole schedule, a knockout to its final).
+    rounds = models.PositiveSmallIntegerField(_("rounds"), null=True, blank=True)
+    min_players = models.PositiveSmallIntegerField(_("fewest players"))
+    max_players = models.PositiveSmallIntegerField(_("most players"))
+    # Entry rules: a rating at the game, finished games of it, no vacation while it runs [OGS].
+    min_rating = models.FloatField(_("lowest rating"), null=True, blank=True)
+    min_finished_games = models.PositiveIntegerField(_("fewest finished games"), default=0)
+    no_vacations = models.BooleanField(_("no vacations during it"), default=False)
+    # A knockout match: best of 1, 3 or 5.
+    match_games = models.PositiveSmallIntegerField(_("games a match"), default=1)
+    # A Swiss with round windows: how long a round lasts, and by when in it each game starts at
+    # the latest when its players are not all ready.
+    round_window = models.DurationField(_("round window"), null=True, blank=True)
+    start_within = models.DurationField(_("games start within"), null=True, blank=True)
+    status = models.CharField(max_length=12, choices=Status.choices, default=Status.SIGNUP)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="tournaments_created"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    winner = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="tournaments_won",
+    )
+    class Meta:
+        verbose_name = _("tournament")
+        verbose_name_plural = _("tournaments")
+        indexes = [
+            models.Index(fields=["status", "starts_at"], name="tournament_status_start"),
+        ]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(min_players__lte=models.F("max_players")),
+                name="tournament_players_range",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def game_name(self) -> str:
+        from games.rules import get_rules
+
+        return get_rules(self.game).name
+
+    @property
+    def time_per_move(self) -> str:
+        from games.time_controls import TIME_PER_MOVE_CHOICES
+
+        return str(dict(TIME_PER_MOVE_CHOICES).get(self.seconds_per_move, ""))
+
+    @property
+    def is_signup(self) -> bool:
+        return self.status == self.Status.SIGNUP
+
+
+class Entry(models.Model):
+    """One player in a tournament, with what the standings order by (kept by the services when
+    a game of it ends, so that the page orders by index)."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="entries")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="tournament_entries"
+    )
+    joined_at = models.DateTimeField(auto_now_add=True)
+    withdrawn_at = models.DateTimeField(null=True, blank=True)
+    # A round robin's group, a league's division (1 the highest).
+    group = models.PositiveSmallIntegerField(default=0)
+    points = models.FloatField(default=0)
+    tiebreak = models.FloatField(default=0)
+    second_tiebreak = models.FloatField(default=0)
+    byes = models.PositiveSmallIntegerField(default=0)
+    firsts = models.PositiveSmallIntegerField(default=0)
+
+    class Meta:
+        verbose_name = _("entry")
+        verbose_name_plural = _("entries")
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "user"], name="entry_once"),
+        ]
+        indexes = [
+            models.Index(fields=["user", "tournament"], name="entry_user"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} in {self.tournament_id}"
+
+
+class Round(models.Model):
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="round_set")
+    number = models.PositiveSmallIntegerField()
+    # A league's season (1, 2, ...); 1 for every other format.
+    season = models.PositiveSmallIntegerField(default=1)
+    opens_at = models.DateTimeField()
+    closes_at = models.DateTimeField(null=True, blank=True)
+    closed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "season", "number"], name="round_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.tournament_id} round {self.number}"
+
+
+class Pairing(models.Model):
+    """One table of a round (a knockout match's game ``game_number``), or a bye."""
+
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="pairings")
+    group = models.PositiveSmallIntegerField(default=0)
+    game_number = models.PositiveSmallIntegerField(default=1)
+    table = models.OneToOneField(
+        Table, null=True, blank=True, on_delete=models.SET_NULL, related_name="tournament_pairing"
+    )
+    is_bye = models.BooleanField(default=False)
+
+    def __str__(self) -> str:
+        return f"round {self.round_id} pairing {self.pk}"
+
+
+class PairingSeat(models.Model):
+    """An entry at a pairing's table, at a seat; its place and points once the game ended."""
+
+    pairing = models.ForeignKey(Pairing, on_delete=models.CASCADE, related_name="seats")
+    entry = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="pairing_seats")
+    position = models.PositiveSmallIntegerField()
+    place = models.PositiveSmallIntegerField(null=True, blank=True)
+    points = models.FloatField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["position"]
+        constraints = [
+            models.UniqueConstraint(fields=["pairing", "position"], name="pairing_seat_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"pairing {self.pairing_id} seat {self.position}"
