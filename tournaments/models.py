@@ -73,6 +73,7 @@ class Tournament(models.Model):
         on_delete=models.SET_NULL,
         related_name="tournaments_won",
     )
+
     class Meta:
         verbose_name = _("tournament")
         verbose_name_plural = _("tournaments")
