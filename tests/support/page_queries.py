@@ -12,8 +12,11 @@ TABLE_PAGE_QUERIES = 5 + CHAT_QUERIES
 # How a signed-in viewer stands to the player (community/selectors/people.py: follows both ways
 # and the viewer's block, in one query).
 RELATION_QUERIES = 1
+# The tournaments a player entered, on their profile (tournaments/profile_pages.py).
+TOURNAMENT_QUERIES = 1
 # Session and user, the player, ratings, chart, record, running tables and their
-# seats, finished tables (count, page, seats) and their rating changes; the follow controls.
-PROFILE_QUERIES = 12 + RELATION_QUERIES
+# seats, finished tables (count, page, seats) and their rating changes; the follow controls;
+# their tournaments.
+PROFILE_QUERIES = 12 + RELATION_QUERIES + TOURNAMENT_QUERIES
 # Session and user, then the table, its seats, its moves and its rating changes.
 REPLAY_QUERIES = 6 + REPLAY_CHAT_QUERIES

@@ -269,3 +269,32 @@ def test_a_name_of_spaces_is_refused_by_the_service_too(make_user):
     with pytest.raises(GameError, match=r"Give the tournament a name\."):
         _swiss(make_user(), name=" \t ")
     assert not Tournament.objects.exists()
+
+
+def test_a_players_tournaments_and_wins_are_on_their_profile(
+    make_user, django_assert_max_num_queries
+):
+    from tests.support.page_queries import PROFILE_QUERIES
+
+    creator, alice = make_user(), make_user(username="alice")
+    won = _swiss(creator, name="Spring Swiss")
+    tournament_join(tournament_id=won.pk, user=alice)
+    Tournament.objects.filter(pk=won.pk).update(status=Tournament.Status.FINISHED, winner=alice)
+    running = _swiss(creator, name="Summer Swiss")
+    tournament_join(tournament_id=running.pk, user=alice)
+    gone = _swiss(creator, name="Cancelled Swiss")
+    tournament_join(tournament_id=gone.pk, user=alice)
+    tournament_cancel(tournament_id=gone.pk, user=creator)
+    viewer = client_for(make_user())
+    with django_assert_max_num_queries(PROFILE_QUERIES):
+        page = viewer.get(reverse("player_profile", args=["alice"])).content.decode()
+    assert "Spring Swiss" in page and "Summer Swiss" in page
+    assert "Cancelled Swiss" not in page
+    assert page.count("winner") == 1
+    mine = client_for(alice).get(reverse("player_profile", args=["alice"])).content.decode()
+    assert "My tournaments" in mine
+    # Nobody's profile grows a panel before they enter one.
+    assert (
+        "profile-tournaments"
+        not in viewer.get(reverse("player_profile", args=[creator.username])).content.decode()
+    )

@@ -59,3 +59,13 @@ def entry_of(tournament: Tournament, user: User) -> Entry | None:
     if not user.is_authenticated:
         return None
     return tournament.entries.filter(user=user).first()
+
+
+def entries_of_player(player: User, *, limit: int) -> list[Entry]:
+    """The tournaments ``player`` entered, the latest first (cancelled ones left out)."""
+    return list(
+        Entry.objects.filter(user=player)
+        .exclude(tournament__status=Tournament.Status.CANCELLED)
+        .select_related("tournament")
+        .order_by("-tournament__starts_at", "-pk")[:limit]
+    )
