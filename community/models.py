@@ -180,9 +180,9 @@ class Challenge(models.Model):
 
     @property
     def time_per_move(self) -> str:
-        from games.time_controls import TIME_PER_MOVE_CHOICES
+        from games.time_controls import time_per_move_label
 
-        return str(dict(TIME_PER_MOVE_CHOICES).get(self.seconds_per_move, ""))
+        return time_per_move_label(self.seconds_per_move)
 
     @property
     def is_expired(self) -> bool:

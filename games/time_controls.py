@@ -20,3 +20,8 @@ TIME_PER_MOVE_CHOICES = [
     (7 * DAY, _("7 days")),
 ]
 DEFAULT_TIME_PER_MOVE = 1 * DAY
+
+
+def time_per_move_label(seconds: int) -> str:
+    """How a table, challenge or tournament's time per move reads (empty for one not offered)."""
+    return str(dict(TIME_PER_MOVE_CHOICES).get(seconds, ""))
