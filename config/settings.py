@@ -102,6 +102,10 @@ INSTALLED_APPS = [
     "community",
     "tournaments",
 ]
+# The tournaments' pages (issue 29), shut on a running site until their rounds are played by
+# the jobs: a tournament could be created and entered, but would never start. The tests and
+# TOURNAMENTS_OPEN=1 open them.
+TOURNAMENTS_OPEN = env_bool("TOURNAMENTS_OPEN", TESTING)
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",

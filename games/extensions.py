@@ -4,6 +4,7 @@ them (``docs/architecture.md``, "The apps above games"): registries they fill in
 - ``table_panels``: HTML after the board on a table's page (the chat, under it on a phone);
 - ``replay_panels``: HTML after a replay's board (the chat of a finished game);
 - ``profile_panels``: HTML under a player's name on their profile (follow, block, report);
+- ``lobby_panels``: HTML sections of the lobby after "Play" (the tournaments);
 - ``table_opened``: called when a signed-in player loads a table's page (what they were told of
   it is read now);
 - ``reminder_notes``: a short plain-text note per table in the reminder e-mail (unread chat
@@ -52,6 +53,7 @@ class SocketPage:
 TablePanel = Callable[["HttpRequest", "Table", "int | None"], str]
 ReplayPanel = Callable[["HttpRequest", "Table"], str]
 ProfilePanel = Callable[["HttpRequest", "User"], str]
+LobbyPanel = Callable[["HttpRequest"], str]
 RowNotes = Callable[["User", "list[Table]"], dict[int, str]]
 TableOpened = Callable[["User", "Table"], None]
 SocketGroups = Callable[[SocketPage], list[str]]
@@ -61,6 +63,7 @@ SocketEvent = Callable[[SocketPage, dict[str, Any]], Awaitable[str]]
 table_panels: list[TablePanel] = []
 replay_panels: list[ReplayPanel] = []
 profile_panels: list[ProfilePanel] = []
+lobby_panels: list[LobbyPanel] = []
 row_notes: list[RowNotes] = []
 reminder_notes: list[RowNotes] = []
 table_opened: list[TableOpened] = []

@@ -3,6 +3,7 @@ they entered, each with how it stands, and the ones they won. One query."""
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.http import HttpRequest
 from django.template.loader import render_to_string
 
@@ -13,6 +14,8 @@ SHOWN = 5
 
 
 def profile_panel(request: HttpRequest, player: User) -> str:
+    if not settings.TOURNAMENTS_OPEN:
+        return ""
     entries = entries_of_player(player, limit=SHOWN)
     if not entries:
         return ""

@@ -2,6 +2,7 @@ from django.urls import path
 
 from tournaments import views
 
+# Every page answers 404 while settings.TOURNAMENTS_OPEN is off (tournaments.views.open_only).
 urlpatterns = [
     path("tournaments/", views.tournaments_page, name="tournaments"),
     path("tournaments/new/", views.tournament_new, name="tournament_new"),

@@ -3,8 +3,11 @@ thin views over ``tournaments.services`` and ``tournaments.selectors``."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import wraps
 from typing import Any
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
@@ -27,6 +30,19 @@ from tournaments.services import entries as services
 from tournaments.services.entries import TournamentSettings
 
 
+def open_only(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """A page of the tournaments: "not found" while they are shut (``TOURNAMENTS_OPEN``)."""
+
+    @wraps(view)
+    def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        if not settings.TOURNAMENTS_OPEN:
+            raise Http404(_("There is no such tournament."))
+        return view(request, *args, **kwargs)
+
+    return wrapper
+
+
+@open_only
 @require_GET
 def tournaments_page(request: HttpRequest) -> HttpResponse:
     return render(request, "tournaments/list.html", {"listing": tournaments_listing()})
@@ -43,6 +59,7 @@ def _new_page(
     return render(request, "tournaments/new.html", context, status=status)
 
 
+@open_only
 @login_required
 @require_http_methods(["GET", "POST"])
 def tournament_new(request: SignedInRequest) -> HttpResponse:
@@ -94,6 +111,7 @@ def _page(request: HttpRequest, tournament_id: int, status: int = 200) -> HttpRe
     return render(request, "tournaments/page.html", context, status=status)
 
 
+@open_only
 @require_GET
 def tournament_page(request: HttpRequest, tournament_id: int) -> HttpResponse:
     return _page(request, tournament_id)
@@ -109,18 +127,21 @@ def _act(request: SignedInRequest, tournament_id: int, done: str, act: Any) -> H
     return redirect("tournament_page", tournament_id=tournament_id)
 
 
+@open_only
 @login_required
 @require_POST
 def tournament_join(request: SignedInRequest, tournament_id: int) -> HttpResponse:
     return _act(request, tournament_id, _("You are in."), services.tournament_join)
 
 
+@open_only
 @login_required
 @require_POST
 def tournament_leave(request: SignedInRequest, tournament_id: int) -> HttpResponse:
     return _act(request, tournament_id, _("You are out of it."), services.tournament_leave)
 
 
+@open_only
 @login_required
 @require_POST
 def tournament_cancel(request: SignedInRequest, tournament_id: int) -> HttpResponse:

@@ -51,6 +51,7 @@ def _lobby_context(request: HttpRequest, bound: TableCreateForm | None = None) -
     return {
         "lobby": lobby,
         "games": games,
+        "extra_panels": mark_safe("".join(panel(request) for panel in extensions.lobby_panels)),
     }
 
 

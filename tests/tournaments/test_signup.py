@@ -298,3 +298,26 @@ def test_a_players_tournaments_and_wins_are_on_their_profile(
         "profile-tournaments"
         not in viewer.get(reverse("player_profile", args=[creator.username])).content.decode()
     )
+
+
+def test_while_tournaments_are_shut_no_page_or_link_offers_them(make_user, settings):
+    """On a running site they stay shut until their rounds are played (TOURNAMENTS_OPEN)."""
+    creator, alice = make_user(), make_user(username="alice")
+    tournament = _swiss(creator)
+    tournament_join(tournament_id=tournament.pk, user=alice)
+    settings.TOURNAMENTS_OPEN = False
+    client = client_for(alice)
+    for url in (
+        reverse("tournaments"),
+        reverse("tournament_new"),
+        reverse("tournament_page", args=[tournament.pk]),
+    ):
+        assert client.get(url).status_code == 404
+    for name in ("tournament_join", "tournament_leave", "tournament_cancel"):
+        assert client_for(creator).post(reverse(name, args=[tournament.pk])).status_code == 404
+    assert Entry.objects.filter(tournament=tournament).count() == 1
+    assert reverse("tournaments") not in client.get(reverse("lobby")).content.decode()
+    profile = client.get(reverse("player_profile", args=["alice"])).content.decode()
+    assert "profile-tournaments" not in profile
+    settings.TOURNAMENTS_OPEN = True
+    assert reverse("tournaments") in client.get(reverse("lobby")).content.decode()
