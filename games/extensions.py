@@ -5,6 +5,8 @@ them (``docs/architecture.md``, "The apps above games"): registries they fill in
 - ``replay_panels``: HTML after a replay's board (the chat of a finished game);
 - ``profile_panels``: HTML under a player's name on their profile (follow, block, report);
 - ``lobby_panels``: HTML sections of the lobby after "Play" (the tournaments);
+- ``vacation_refusals``: called when a player asks for a vacation; a sentence refuses it (a
+  tournament they entered "with no vacations during it");
 - ``table_opened``: called when a signed-in player loads a table's page (what they were told of
   it is read now);
 - ``reminder_notes``: a short plain-text note per table in the reminder e-mail (unread chat
@@ -56,6 +58,7 @@ ProfilePanel = Callable[["HttpRequest", "User"], str]
 LobbyPanel = Callable[["HttpRequest"], str]
 RowNotes = Callable[["User", "list[Table]"], dict[int, str]]
 TableOpened = Callable[["User", "Table"], None]
+VacationRefusal = Callable[["User"], "str | None"]
 SocketGroups = Callable[[SocketPage], list[str]]
 SocketMessage = Callable[[SocketPage, dict[str, Any]], Awaitable[str]]
 SocketEvent = Callable[[SocketPage, dict[str, Any]], Awaitable[str]]
@@ -67,6 +70,7 @@ lobby_panels: list[LobbyPanel] = []
 row_notes: list[RowNotes] = []
 reminder_notes: list[RowNotes] = []
 table_opened: list[TableOpened] = []
+vacation_refusals: list[VacationRefusal] = []
 socket_groups: list[SocketGroups] = []
 socket_messages: dict[str, SocketMessage] = {}
 socket_events: dict[str, SocketEvent] = {}

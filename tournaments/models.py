@@ -60,6 +60,9 @@ class Tournament(models.Model):
     round_window = models.DurationField(_("round window"), null=True, blank=True)
     start_within = models.DurationField(_("games start within"), null=True, blank=True)
     status = models.CharField(max_length=12, choices=Status.choices, default=Status.SIGNUP)
+    # Bumped by every change the standings page shows (a game's end, a round's opening): the
+    # page's poll compares it and re-renders only when it moved.
+    version = models.PositiveIntegerField(default=0)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="tournaments_created"
     )
@@ -117,8 +120,13 @@ class Entry(models.Model):
     )
     joined_at = models.DateTimeField(auto_now_add=True)
     withdrawn_at = models.DateTimeField(null=True, blank=True)
-    # A round robin's group, a league's division (1 the highest).
+    # A round robin's group (0, 1, ...) and the entry's place in it; in a league, the group
+    # within its division (1 the highest; 0: waits for the next season).
     group = models.PositiveSmallIntegerField(default=0)
+    division = models.PositiveSmallIntegerField(default=0)
+    seed = models.PositiveSmallIntegerField(default=0)
+    # The place in the standings (equal places shared), kept with the points.
+    rank = models.PositiveSmallIntegerField(null=True, blank=True)
     points = models.FloatField(default=0)
     tiebreak = models.FloatField(default=0)
     second_tiebreak = models.FloatField(default=0)
@@ -152,6 +160,14 @@ class Round(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["tournament", "season", "number"], name="round_once"),
         ]
+        indexes = [
+            # The sweep: open rounds whose window has passed.
+            models.Index(
+                fields=["closes_at"],
+                name="round_close_due",
+                condition=models.Q(closed_at__isnull=True),
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"{self.tournament_id} round {self.number}"
@@ -163,10 +179,25 @@ class Pairing(models.Model):
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="pairings")
     group = models.PositiveSmallIntegerField(default=0)
     game_number = models.PositiveSmallIntegerField(default=1)
+    # A Swiss with round windows: the game starts when both are ready, or at this time at the
+    # latest; every other format starts it when the round opens.
+    starts_by = models.DateTimeField(null=True, blank=True)
+    # Its result is stored in the seats' places (a bye: at once).
+    done = models.BooleanField(default=False)
     table = models.OneToOneField(
         Table, null=True, blank=True, on_delete=models.SET_NULL, related_name="tournament_pairing"
     )
     is_bye = models.BooleanField(default=False)
+
+    class Meta:
+        indexes = [
+            # The sweep: window games whose latest start has come.
+            models.Index(
+                fields=["starts_by"],
+                name="pairing_start_due",
+                condition=models.Q(table__isnull=True, done=False, is_bye=False),
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"round {self.round_id} pairing {self.pk}"
@@ -180,6 +211,8 @@ class PairingSeat(models.Model):
     position = models.PositiveSmallIntegerField()
     place = models.PositiveSmallIntegerField(null=True, blank=True)
     points = models.FloatField(null=True, blank=True)
+    # A Swiss with round windows: when this player said they are ready to start.
+    ready_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["position"]

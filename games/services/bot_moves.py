@@ -123,6 +123,46 @@ def _leave(table: Table, user_id: int) -> int:
     return 1
 
 
+def seat_hand_to_bot(*, table_id: int, user_id: int) -> bool:
+    """A player gives up their seat in a running game (a tournament they withdrew from): a bot
+    plays it to the end, and the game counts as a loss for them, as after too many timeouts.
+    Whether it changed anything."""
+    with transaction.atomic():
+        table = table_locked(table_id=table_id)
+        return table.is_running and _leave(table, user_id) == 1
+
+
+# A game played out by bots ends well within this many moves; a safety stop beyond it.
+PLAY_OUT_MOVES = 5000
+
+
+@transaction.atomic
+def table_play_out(*, table_id: int) -> bool:
+    """Ends a running game now (a tournament round's window closed): every seat waited for
+    loses on time (a bot takes it for good, ranked last as after too many timeouts), and bots
+    play the rest to the end for every seat, so the stored state stays the replay of its
+    moves. Whether the game is over."""
+    table = table_locked(table_id=table_id)
+    if not table.is_running:
+        return table.is_finished
+    seats = table_seats(table=table)
+    for seat in seats:
+        if seat.is_waiting and seat.user_id is not None and not seat.replaced_by_bot:
+            seat.timeouts += 1
+            seat.replaced_by_bot = True
+            seat.save(update_fields=["timeouts", "replaced_by_bot"])
+    for _move in range(PLAY_OUT_MOVES):
+        waited = next((s for s in seats if s.is_waiting), None)
+        if not table.is_running or waited is None:
+            break
+        by = Move.By.TIMEOUT if waited.replaced_by_bot and waited.user_id else Move.By.BOT
+        level = waited.bot_level if waited.bot_level and waited.user_id is None else TIMEOUT_BOT
+        _play_for(table, waited, level, by, seats)
+    if table.is_running:
+        logger.error("table %s still runs after %s moves played out", table.pk, PLAY_OUT_MOVES)
+    return table.is_finished
+
+
 def table_redraw(*, table_id: int) -> None:
     """A running table whose boards must be drawn again (a player's name changed: an account
     closed): a new version, told to its pages, and the bot's turn queued again for it (a turn

@@ -14,7 +14,8 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.models import User, Vacation
-from games.errors import Conflict, GameError
+from games import extensions
+from games.errors import Conflict, Forbidden, GameError
 from games.models import Seat, Table
 from games.selectors.vacations import DAY, vacation_current, vacation_left
 from games.services import clocks, events
@@ -39,6 +40,10 @@ def vacation_start(*, user: User, days: int, now: dt.datetime | None = None) -> 
         raise GameError(_("A vacation lasts at least one day."))
     if days * DAY > vacation_left(user, now):
         raise GameError(_("That is more vacation days than you have left this year."))
+    for refusal in extensions.vacation_refusals:
+        reason = refusal(user)
+        if reason:
+            raise Forbidden(reason)
     vacation = Vacation.objects.create(user=user, starts_at=now, ends_at=now + days * DAY)
     for seat in _turn_based_seats(user.pk):
         clocks.seat_clock_pause(seat=seat, table=seat.table, now=now)

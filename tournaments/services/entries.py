@@ -17,8 +17,18 @@ from accounts.models import User
 from accounts.relations import barred_among
 from games.errors import Conflict, Forbidden, GameError, NotFound
 from games.models import Rating, Seat, Table
+from games.selectors.vacations import vacation_current
 from games.services.tables import table_settings_checked
-from tournaments.models import MATCH_GAMES, TWO_PLAYER_FORMATS, Entry, Format, Tournament
+from tournaments.models import (
+    MATCH_GAMES,
+    TWO_PLAYER_FORMATS,
+    Entry,
+    Format,
+    Pairing,
+    Round,
+    Tournament,
+)
+from tournaments.services import rounds
 
 MOST_PLAYERS = 256
 MOST_ROUNDS = 30
@@ -142,8 +152,12 @@ def _locked(tournament_id: int) -> Tournament:
 
 
 def _open_for_signup(tournament: Tournament, now: dt.datetime) -> None:
+    """Sign-up is open before the start; a league also takes players while it runs (they
+    play from its next season)."""
     if tournament.status == Tournament.Status.CANCELLED:
         raise Conflict(_("This tournament was cancelled."))
+    if tournament.format == Format.LEAGUE and tournament.status == Tournament.Status.RUNNING:
+        return
     if not tournament.is_signup or now >= tournament.starts_at:
         raise Conflict(_("Sign-up has closed: the tournament has started."))
 
@@ -174,6 +188,10 @@ def _may_enter(tournament: Tournament, user: User) -> None:
                 )
                 % {"count": tournament.min_finished_games, "game": tournament.game_name}
             )
+    if tournament.no_vacations and vacation_current(user) is not None:
+        raise Forbidden(
+            _("This tournament is for players not on vacation: end your vacation to enter.")
+        )
     others = list(
         tournament.entries.filter(withdrawn_at__isnull=True).values_list("user_id", flat=True)
     )
@@ -211,6 +229,7 @@ def tournament_leave(*, tournament_id: int, user: User, now: dt.datetime | None 
     elif tournament.status == Tournament.Status.RUNNING:
         entry.withdrawn_at = now
         entry.save(update_fields=["withdrawn_at"])
+        rounds.entry_withdrawn(tournament=tournament, entry=entry, now=now)
     else:
         raise Conflict(_("This tournament is over."))
 
@@ -226,3 +245,58 @@ def tournament_cancel(*, tournament_id: int, user: User, now: dt.datetime | None
     tournament.status = Tournament.Status.CANCELLED
     tournament.finished_at = now
     tournament.save(update_fields=["status", "finished_at"])
+
+
+def vacation_refusal(user: User) -> str | None:
+    """Games' ``vacation_refusals``: no vacation while a tournament the player is in, entered
+    "with no vacations during it", has not ended."""
+    bound = Entry.objects.filter(
+        user=user,
+        withdrawn_at__isnull=True,
+        tournament__no_vacations=True,
+        tournament__status__in=[Tournament.Status.SIGNUP, Tournament.Status.RUNNING],
+    ).exists()
+    if bound:
+        return _("You are in a tournament with no vacations during it: withdraw from it first.")
+    return None
+
+
+@transaction.atomic
+def pairing_ready(*, pairing_id: int, user: User, now: dt.datetime | None = None) -> bool:
+    """A player of a round window's game is ready; the game starts once both are. Whether it
+    started."""
+    now = now or timezone.now()
+    pairing = Pairing.objects.select_related("round").filter(pk=pairing_id).first()
+    if pairing is None:
+        raise NotFound(_("There is no such game in this tournament."))
+    tournament = _locked(pairing.round.tournament_id)
+    entry = tournament.entries.filter(user=user, withdrawn_at__isnull=True).first()
+    if entry is None or not pairing.seats.filter(entry=entry).exists():
+        raise Forbidden(_("This game of the tournament is not yours."))
+    pairing.refresh_from_db()
+    if pairing.done or pairing.table_id is not None or pairing.round.closed_at is not None:
+        raise Conflict(_("This game has started already."))
+    return rounds.pairing_ready(tournament=tournament, pairing=pairing, entry=entry, now=now)
+
+
+@transaction.atomic
+def round_end(*, tournament_id: int, user: User, now: dt.datetime | None = None) -> None:
+    """Its creator ends the current round stalled past its window: its games still running
+    end as timeouts of the seats to move."""
+    now = now or timezone.now()
+    tournament = _locked(tournament_id)
+    if tournament.created_by_id != user.pk:
+        raise Forbidden(_("Only the player who created a tournament can end its rounds."))
+    current = Round.objects.filter(tournament=tournament, closed_at__isnull=True).first()
+    if tournament.status != Tournament.Status.RUNNING or current is None:
+        raise Conflict(_("No round of this tournament is being played."))
+    if current.closes_at is not None and now < current.closes_at:
+        raise Conflict(
+            _("This round may be ended once its window has passed, from %(when)s.")
+            % {
+                "when": formats.date_format(
+                    timezone.localtime(current.closes_at), "DATETIME_FORMAT"
+                )
+            }
+        )
+    rounds.round_end(tournament=tournament, round_=current, now=now)
