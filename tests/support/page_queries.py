@@ -7,8 +7,10 @@ log or the player's record), where the tests of more than one module count a pag
 CHAT_QUERIES = 4
 # The chat of a finished game under its replay: each room's latest lines.
 REPLAY_CHAT_QUERIES = 2
-# Session, user, then the page's own queries, and the chat under the board.
-TABLE_PAGE_QUERIES = 5 + CHAT_QUERIES
+# Whether the table is a tournament's (tournaments/table_pages.py).
+TABLE_TOURNAMENT_QUERIES = 1
+# Session, user, then the page's own queries, the chat under the board, and its tournament.
+TABLE_PAGE_QUERIES = 5 + CHAT_QUERIES + TABLE_TOURNAMENT_QUERIES
 # How a signed-in viewer stands to the player (community/selectors/people.py: follows both ways
 # and the viewer's block, in one query).
 RELATION_QUERIES = 1
