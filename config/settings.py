@@ -102,10 +102,10 @@ INSTALLED_APPS = [
     "community",
     "tournaments",
 ]
-# The tournaments' pages (issue 29), shut on a running site until their rounds are played by
-# the jobs: a tournament could be created and entered, but would never start. The tests and
-# TOURNAMENTS_OPEN=1 open them.
-TOURNAMENTS_OPEN = env_bool("TOURNAMENTS_OPEN", TESTING)
+# The tournaments (issue 29): their pages, their links in the lobby and on profiles. An operator
+# may shut them (TOURNAMENTS_OPEN=0: every page a 404, no link); the sweep still plays out the
+# tournaments already running.
+TOURNAMENTS_OPEN = env_bool("TOURNAMENTS_OPEN", True)
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",

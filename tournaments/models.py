@@ -197,6 +197,8 @@ class Pairing(models.Model):
                 name="pairing_start_due",
                 condition=models.Q(table__isnull=True, done=False, is_bye=False),
             ),
+            # The sweep: games not yet counted (their end's event may have been lost).
+            models.Index(fields=["table"], name="pairing_pending", condition=models.Q(done=False)),
         ]
 
     def __str__(self) -> str:
