@@ -20,6 +20,9 @@ class NoteKind(models.TextChoices):
     GAME_ENDED = "game_ended", _("a game ended")
     MENTION = "mention", _("your name in a chat")
     FOLLOWER = "follower", _("a new follower")
+    # A tournament's round began: one a round, with the player's games in it (or their bye).
+    TOURNAMENT_ROUND = "tournament_round", _("a tournament's round began")
+    TOURNAMENT_ENDED = "tournament_ended", _("a tournament ended or was cancelled")
 
 
 class NoteChannel(models.TextChoices):
@@ -28,10 +31,16 @@ class NoteChannel(models.TextChoices):
     PUSH = "push", _("browser push")
 
 
-# On unless the player turns them off. E-mail: the turn (today's reminder, with its own delay)
-# and what asks for an answer; the rest shows in the bell alone. Push only reaches a browser the
-# player allowed, so every kind is on there once they do.
-_EMAIL_ON = {NoteKind.TURN, NoteKind.CHALLENGE, NoteKind.REMATCH}
+# On unless the player turns them off. E-mail: the turn (today's reminder, with its own delay),
+# what asks for an answer, and a tournament's rounds and end; the rest shows in the bell alone.
+# Push only reaches a browser the player allowed, so every kind is on there once they do.
+_EMAIL_ON = {
+    NoteKind.TURN,
+    NoteKind.CHALLENGE,
+    NoteKind.REMATCH,
+    NoteKind.TOURNAMENT_ROUND,
+    NoteKind.TOURNAMENT_ENDED,
+}
 
 
 def default_switch(kind: str, channel: str) -> bool:

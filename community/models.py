@@ -3,6 +3,8 @@ whether a table's room is closed to spectators."""
 
 from __future__ import annotations
 
+import datetime as dt
+
 from django.conf import settings
 from django.db import models
 from django.utils import timezone
@@ -244,8 +246,24 @@ class Notification(models.Model):
     )
     table = models.ForeignKey(Table, on_delete=models.CASCADE, null=True, blank=True)
     challenge = models.ForeignKey(Challenge, on_delete=models.CASCADE, null=True, blank=True)
-    # A declined challenge's reason, or the chat line that names the player (its first words).
+    # A declined challenge's reason, the chat line that names the player (its first words), or
+    # the tournament's name.
     detail = models.CharField(max_length=120, blank=True)
+    # Whom it is about when not the one who caused it (a tournament's winner, who is told too).
+    player = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("about"),
+    )
+    # Where it leads when no table, challenge or player says (a site path: a tournament's page,
+    # from an app above this one), and the few facts its text shows, rendered in the reader's
+    # language when read: a round's number, the tables it waits at (``tables``), a game's latest
+    # start (``due_by``).
+    link = models.CharField(max_length=200, blank=True)
+    data = models.JSONField(default=dict, blank=True)
     shown = models.BooleanField(default=True)
     created_at = models.DateTimeField(_("when"), default=timezone.now)
     read_at = models.DateTimeField(_("read"), null=True, blank=True)
@@ -297,6 +315,32 @@ class Notification(models.Model):
     def reason_label(self) -> str:
         """A declined challenge's reason, in the reader's language."""
         return str(dict(ChallengeInvite.Reason.choices).get(self.detail, ""))
+
+    @property
+    def tables(self) -> list[int]:
+        """The tables it names (a tournament's round: each game waiting for the player)."""
+        found = (self.data or {}).get("tables")
+        return [int(t) for t in found if isinstance(t, int)] if isinstance(found, list) else []
+
+    @property
+    def game_name(self) -> str:
+        """The name of the game it is about (``data["game"]``), in the reader's language."""
+        from games.rules import get_rules
+
+        game = (self.data or {}).get("game")
+        try:
+            return str(get_rules(game).name) if isinstance(game, str) else ""
+        except KeyError:
+            return ""
+
+    @property
+    def due_by(self) -> dt.datetime | None:
+        """The time it names (``data["by"]``: a game's latest start), aware."""
+        text = (self.data or {}).get("by")
+        try:
+            return dt.datetime.fromisoformat(text) if isinstance(text, str) else None
+        except ValueError:
+            return None
 
 
 class PushSubscription(models.Model):

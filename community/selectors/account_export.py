@@ -37,12 +37,15 @@ def community_export(*, user: User) -> dict[str, Any]:
                 "table": note.table_id,
                 "challenge": note.challenge_id,
                 "detail": note.detail,
+                "about": note.player.public_name if note.player else None,
+                "link": note.link,
+                "data": note.data,
                 "at": when(note.created_at),
                 "read_at": when(note.read_at),
                 "emailed_at": when(note.emailed_at),
             }
             for note in Notification.objects.filter(user=user)
-            .select_related("actor")
+            .select_related("actor", "player")
             .order_by("pk")
         ],
         "challenges_sent": [

@@ -23,7 +23,7 @@ def notes_of(user: User, before: int | None = None) -> NotesPage:
     notes = (
         Notification.objects.filter(user=user, shown=True)
         .exclude(actor_id__in=hidden_authors(user.pk))
-        .select_related("actor", "table", "challenge")
+        .select_related("actor", "table", "challenge", "player")
         .order_by("-id")
     )
     if before is not None:

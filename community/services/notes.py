@@ -1,6 +1,7 @@
 """Notifications: made where something happens (a challenge, a follow, a chat line that names a
-player) or from games' events (a turn, a game's end, a rematch offer, ``community.jobs``), read
-in the bell and sent by e-mail (``note_mails_send``).
+player), from games' events (a turn, a game's end, a rematch offer, ``community.jobs``) or by an
+app above (a tournament's round and end: ``tournaments.services.telling``), read in the bell and
+sent by e-mail (``note_mails_send``).
 
 A kind's switches for the site and e-mail (``accounts.notify``) are read when it is made; a
 player who blocked the one who caused it from contact gets nothing. ``User.notes_unread`` counts
@@ -13,7 +14,8 @@ from __future__ import annotations
 import datetime as dt
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Any
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
@@ -45,12 +47,17 @@ BATCH = 200
 
 @dataclass(frozen=True)
 class About:
-    """What a notification is about: who caused it, at which table or challenge."""
+    """What a notification is about: who caused it, at which table or challenge; from an app
+    above, whom else it is about, where it leads and the facts its text shows
+    (``Notification.link``, ``data``)."""
 
     actor: User | None = None
     table_id: int | None = None
     challenge_id: int | None = None
     detail: str = ""
+    player: User | None = None
+    link: str = ""
+    data: dict[str, Any] = field(default_factory=dict)
 
 
 def notify(*, kind: NoteKind, user_ids: Iterable[int], about: About | None = None) -> int:
@@ -86,6 +93,9 @@ def notify(*, kind: NoteKind, user_ids: Iterable[int], about: About | None = Non
                 table_id=about.table_id,
                 challenge_id=about.challenge_id,
                 detail=about.detail[:120],
+                player=about.player,
+                link=about.link,
+                data=about.data,
                 shown=shown,
                 created_at=now,
                 mail_due_at=now + delay if mail else None,
@@ -317,7 +327,7 @@ def note_mails_send(*, user_id: int, now: dt.datetime) -> int:
             .filter(
                 user_id=user_id, mail_due_at__lte=now, emailed_at__isnull=True, read_at__isnull=True
             )
-            .select_related("user", "actor", "table", "challenge")
+            .select_related("user", "actor", "table", "challenge", "player")
             .order_by("id")
         )
         if not due:
@@ -340,7 +350,14 @@ def _send_notes(user: User, notes: list[Notification]) -> None:
     with translation.override(language), timezone.override(user.zone):
         context = {
             "user": user,
-            "notes": [(note, absolute_url(note_link(note))) for note in notes],
+            "notes": [
+                (
+                    note,
+                    absolute_url(note_link(note)),
+                    [(t, absolute_url(reverse("table_detail", args=[t]))) for t in note.tables],
+                )
+                for note in notes
+            ],
             "notes_url": absolute_url(reverse("notifications")),
             "settings_url": absolute_url(reverse("notification_settings")),
             "unsubscribe_url": unsubscribe,
@@ -358,7 +375,10 @@ def _send_notes(user: User, notes: list[Notification]) -> None:
 
 
 def note_link(note: Notification) -> str:
-    """Where a notification leads: its table, the challenges, or the follower's profile."""
+    """Where a notification leads: its link, its table, the challenges, or the follower's
+    profile."""
+    if note.link:
+        return note.link
     if note.kind in (NoteKind.CHALLENGE, NoteKind.CHALLENGE_DECLINED):
         return reverse("challenges")
     if note.kind == NoteKind.CHALLENGE_ACCEPTED and note.challenge and note.challenge.table_id:

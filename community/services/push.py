@@ -140,7 +140,7 @@ def pushes_send(*, user_id: int, now: dt.datetime | None = None) -> int:
             .filter(
                 user_id=user_id, push_due_at__lte=now, pushed_at__isnull=True, read_at__isnull=True
             )
-            .select_related("user", "actor", "table", "challenge")
+            .select_related("user", "actor", "table", "challenge", "player")
             .order_by("id")
         )
         if not due:
@@ -163,7 +163,10 @@ def pushes_send(*, user_id: int, now: dt.datetime | None = None) -> int:
 def _payload(user: User, note: Notification) -> str:
     from community.services.notes import note_link
 
-    with translation.override(user.language or settings.LANGUAGE_CODE):
+    with (
+        translation.override(user.language or settings.LANGUAGE_CODE),
+        timezone.override(user.zone),
+    ):
         body = " ".join(render_to_string("community/notes/text.html", {"note": note}).split())
     return json.dumps(
         {

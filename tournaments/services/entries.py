@@ -28,7 +28,7 @@ from tournaments.models import (
     Round,
     Tournament,
 )
-from tournaments.services import rounds
+from tournaments.services import rounds, telling
 
 MOST_PLAYERS = 256
 MOST_ROUNDS = 30
@@ -224,7 +224,7 @@ def tournament_leave(*, tournament_id: int, user: User, now: dt.datetime | None 
     entry = tournament.entries.filter(user=user, withdrawn_at__isnull=True).first()
     if entry is None:
         raise Conflict(_("You are not in this tournament."))
-    if tournament.is_signup and now < tournament.starts_at:
+    if tournament.is_signup:  # its start may be due, not yet made by the sweep
         entry.delete()
     elif tournament.status == Tournament.Status.RUNNING:
         entry.withdrawn_at = now
@@ -244,7 +244,10 @@ def tournament_cancel(*, tournament_id: int, user: User, now: dt.datetime | None
         raise Conflict(_("A tournament can be cancelled only before it starts."))
     tournament.status = Tournament.Status.CANCELLED
     tournament.finished_at = now
-    tournament.save(update_fields=["status", "finished_at"])
+    tournament.version += 1
+    tournament.save(update_fields=["status", "finished_at", "version"])
+    entries = list(tournament.entries.all())
+    telling.tournament_cancelled(tournament=tournament, entries=entries, by_creator=True)
 
 
 def vacation_refusal(user: User) -> str | None:
