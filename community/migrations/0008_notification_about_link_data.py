@@ -6,31 +6,52 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('community', '0007_moderators_group'),
+        ("community", "0007_moderators_group"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='notification',
-            name='data',
+            model_name="notification",
+            name="data",
             field=models.JSONField(blank=True, default=dict),
         ),
         migrations.AddField(
-            model_name='notification',
-            name='link',
+            model_name="notification",
+            name="link",
             field=models.CharField(blank=True, max_length=200),
         ),
         migrations.AddField(
-            model_name='notification',
-            name='player',
-            field=models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL, verbose_name='about'),
+            model_name="notification",
+            name="player",
+            field=models.ForeignKey(
+                blank=True,
+                null=True,
+                on_delete=django.db.models.deletion.SET_NULL,
+                related_name="+",
+                to=settings.AUTH_USER_MODEL,
+                verbose_name="about",
+            ),
         ),
         migrations.AlterField(
-            model_name='notification',
-            name='kind',
-            field=models.CharField(choices=[('turn', 'your turn'), ('challenge', 'a challenge to you'), ('challenge_accepted', 'your challenge accepted'), ('challenge_declined', 'your challenge declined'), ('rematch', 'a rematch offered'), ('game_ended', 'a game ended'), ('mention', 'your name in a chat'), ('follower', 'a new follower'), ('tournament_round', "a tournament's round began"), ('tournament_ended', 'a tournament ended or was cancelled')], max_length=24, verbose_name='kind'),
+            model_name="notification",
+            name="kind",
+            field=models.CharField(
+                choices=[
+                    ("turn", "your turn"),
+                    ("challenge", "a challenge to you"),
+                    ("challenge_accepted", "your challenge accepted"),
+                    ("challenge_declined", "your challenge declined"),
+                    ("rematch", "a rematch offered"),
+                    ("game_ended", "a game ended"),
+                    ("mention", "your name in a chat"),
+                    ("follower", "a new follower"),
+                    ("tournament_round", "a tournament's round began"),
+                    ("tournament_ended", "a tournament ended or was cancelled"),
+                ],
+                max_length=24,
+                verbose_name="kind",
+            ),
         ),
     ]
