@@ -14,4 +14,14 @@ urlpatterns = [
         views.tournament_cancel,
         name="tournament_cancel",
     ),
+    path(
+        "tournaments/<int:tournament_id>/games/<int:pairing_id>/ready/",
+        views.tournament_ready,
+        name="tournament_ready",
+    ),
+    path(
+        "tournaments/<int:tournament_id>/round/end/",
+        views.tournament_round_end,
+        name="tournament_round_end",
+    ),
 ]

@@ -12,20 +12,21 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django_htmx.http import HttpResponseClientRedirect
 
 from games.catalog import playable_games, playable_rules
 from games.errors import GameError
 from games.forms.tables import TableCreateForm
-from games.views.requests import SignedInRequest
+from games.views.requests import HtmxHttpRequest, SignedInRequest
+from games.views.tables import whole_number
 from tournaments.forms import TournamentForm
-from tournaments.selectors.tournaments import (
-    entries_of,
-    entry_of,
-    tournament_of,
-    tournaments_listing,
-)
+from tournaments.models import Tournament
+from tournaments.selectors.progress import tournament_progress, tournament_version
+from tournaments.selectors.tournaments import entries_of, tournament_of, tournaments_listing
 from tournaments.services import entries as services
 from tournaments.services.entries import TournamentSettings
 
@@ -97,34 +98,77 @@ def tournament_new(request: SignedInRequest) -> HttpResponse:
     return redirect("tournament_page", tournament_id=tournament.pk)
 
 
+# How often a running tournament's page asks whether anything moved (a 204 when not).
+POLL_SECONDS = 15
+
+
+def _context(request: HttpRequest, tournament: Tournament, *, whole_page: bool) -> dict[str, Any]:
+    """What the page shows; its standings and rounds once it runs (the part that polls)."""
+    user = request.user
+    viewer = user.pk if user.is_authenticated else None
+    shown = (Tournament.Status.RUNNING, Tournament.Status.FINISHED)
+    progress = None
+    if tournament.status in shown:
+        progress = tournament_progress(tournament, viewer_id=viewer, now=timezone.now())
+    entries = progress.entries if progress is not None else entries_of(tournament)
+    return {
+        "tournament": tournament,
+        "progress": progress,
+        "entries": entries,
+        "mine": next((e for e in entries if e.user_id == viewer), None),
+        "is_creator": viewer is not None and viewer == tournament.created_by_id,
+        "poll_seconds": POLL_SECONDS,
+        # A fragment carries no CSRF token: htmx sends it in a header (templates/base.html).
+        "whole_page": whole_page,
+    }
+
+
 def _page(request: HttpRequest, tournament_id: int, status: int = 200) -> HttpResponse:
     tournament = tournament_of(tournament_id)
     if tournament is None:
         raise Http404(_("There is no such tournament."))
-    user = request.user
-    context = {
-        "tournament": tournament,
-        "entries": entries_of(tournament),
-        "mine": entry_of(tournament, user),  # type: ignore[arg-type]
-        "is_creator": user.is_authenticated and user.pk == tournament.created_by_id,
-    }
+    context = _context(request, tournament, whole_page=True)
     return render(request, "tournaments/page.html", context, status=status)
 
 
 @open_only
 @require_GET
-def tournament_page(request: HttpRequest, tournament_id: int) -> HttpResponse:
-    return _page(request, tournament_id)
+def tournament_page(request: HtmxHttpRequest, tournament_id: int) -> HttpResponse:
+    """The whole page, or (htmx's poll, ``?v=<version>``) its standings and rounds: a 204 at
+    the cost of one query while the tournament's version has not moved."""
+    seen = whole_number(request.GET.get("v", ""))
+    if not (request.htmx and seen is not None):
+        return _page(request, tournament_id)
+    if tournament_version(tournament_id) == seen:
+        return HttpResponse(status=204)
+    tournament = tournament_of(tournament_id)
+    if tournament is None:
+        raise Http404(_("There is no such tournament."))
+    context = _context(request, tournament, whole_page=False)
+    return render(request, "tournaments/live.html", context)
+
+
+def _answer(request: SignedInRequest, tournament_id: int, act: Callable[[], str]) -> HttpResponse:
+    """Runs ``act`` (one service call), which says what it did; a refusal is its message and
+    status, on the page (for htmx, in the page's messages), and changed nothing."""
+    try:
+        done = act()
+    except GameError as exc:
+        messages.error(request, exc.message)
+        if request.htmx:
+            return render(request, "partials/messages.html", status=exc.status)
+        return _page(request, tournament_id, status=exc.status)
+    messages.success(request, done)
+    url = reverse("tournament_page", args=[tournament_id])
+    return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
 
 
 def _act(request: SignedInRequest, tournament_id: int, done: str, act: Any) -> HttpResponse:
-    try:
+    def call() -> str:
         act(tournament_id=tournament_id, user=request.user)
-    except GameError as exc:
-        messages.error(request, exc.message)
-        return _page(request, tournament_id, status=exc.status)
-    messages.success(request, done)
-    return redirect("tournament_page", tournament_id=tournament_id)
+        return done
+
+    return _answer(request, tournament_id, call)
 
 
 @open_only
@@ -148,3 +192,25 @@ def tournament_cancel(request: SignedInRequest, tournament_id: int) -> HttpRespo
     return _act(
         request, tournament_id, _("The tournament is cancelled."), services.tournament_cancel
     )
+
+
+@open_only
+@login_required
+@require_POST
+def tournament_ready(request: SignedInRequest, tournament_id: int, pairing_id: int) -> HttpResponse:
+    """A player of a round window's game is ready to start it."""
+
+    def ready() -> str:
+        if services.pairing_ready(pairing_id=pairing_id, user=request.user):
+            return _("You are both ready: your game has started.")
+        return _("You are ready: the game starts as soon as your opponent is.")
+
+    return _answer(request, tournament_id, ready)
+
+
+@open_only
+@login_required
+@require_POST
+def tournament_round_end(request: SignedInRequest, tournament_id: int) -> HttpResponse:
+    """Its creator ends the current round once its time is up."""
+    return _act(request, tournament_id, _("The round is over."), services.round_end)

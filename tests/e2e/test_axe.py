@@ -37,8 +37,9 @@ from tests.e2e.pages import sign_in
 from tests.e2e.tables import a_table, until_turn_of
 from tests.factories import UserFactory
 from tests.games.rated_games import play_to_the_end
-from tournaments.models import Entry
-from tournaments.services.entries import TournamentSettings, tournament_create
+from tests.support.tournament_pages import rounds_played, tournament_finish, tournament_started
+from tournaments.models import Entry, Format, Round
+from tournaments.services.entries import TournamentSettings, tournament_create, tournament_leave
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -162,6 +163,65 @@ def test_no_page_has_an_axe_violation(live_server, browser, monkeypatch, setting
     visits = the_visits(me, [UserFactory() for _ in range(3)])
     found = check_visits(browser, live_server.url, visits, sign_in)
     assert not found, f"{len(found)} axe violations:\n" + "\n".join(found)
+
+
+def test_no_tournament_page_has_an_axe_violation(live_server, browser, monkeypatch):
+    """A tournament's page: open for sign-up; running (its creator's, with "End this round", and
+    a visitor's); a window Swiss where the player's game waits for "I'm ready"; a finished
+    knockout. And on a phone each page stays as wide as the screen (the standings scroll inside
+    their panel)."""
+    monkeypatch.setattr(broadcast, "broadcast_table_changed", lambda *args, **kwargs: None)
+    me, others = UserFactory(username="axel"), [UserFactory() for _ in range(5)]
+    rng = random.Random(29)
+    swiss = tournament_started(creator=me, players=[me, *others[:4]], name="Autumn Swiss")
+    rounds_played(swiss, 1, rng)
+    tournament_leave(tournament_id=swiss.pk, user=others[3])
+    Round.objects.filter(tournament=swiss, closed_at__isnull=True).update(
+        closes_at=timezone.now() - dt.timedelta(days=1)
+    )
+    windows = tournament_started(
+        creator=others[0],
+        players=[me, *others[:3]],
+        format=Format.SWISS_WINDOWS,
+        round_window=dt.timedelta(days=2),
+        start_within=dt.timedelta(days=1),
+    )
+    knockout = tournament_started(
+        creator=others[0], players=[me, *others], format=Format.KNOCKOUT, rounds=None
+    )
+    tournament_finish(knockout, rng)
+    signup = tournament_create(
+        user=others[0],
+        chosen=TournamentSettings(
+            name="Spring Swiss",
+            game="slide",
+            format="swiss",
+            table_size=2,
+            seconds_per_move=86400,
+            starts_at=timezone.now() + dt.timedelta(days=2),
+            rounds=4,
+            min_players=4,
+            max_players=16,
+        ),
+    )
+    for player in (me, *others):
+        Entry.objects.create(tournament=signup, user=player)
+    url = lambda tournament: reverse("tournament_page", args=[tournament.pk])  # noqa: E731
+    visits = [
+        Visit("a tournament open for sign-up", url(signup), me.username),
+        Visit("a running tournament (its creator)", url(swiss), me.username, "#round-end"),
+        Visit("a running tournament (visitor)", url(swiss)),
+        Visit("a window Swiss (waiting to start)", url(windows), me.username, "#tournament-live"),
+        Visit("a finished knockout", url(knockout), None, ".tournament-winner"),
+    ]
+    found = check_visits(browser, live_server.url, visits, sign_in)
+    assert not found, f"{len(found)} axe violations:\n" + "\n".join(found)
+    page = browser.new_context(viewport=SIZES[390]).new_page()
+    for visit in visits[1:]:
+        page.goto(live_server.url + visit.path)
+        wide = page.evaluate("() => document.documentElement.scrollWidth")
+        assert wide <= SIZES[390]["width"], f"{visit.name}: {wide} px wide on a phone"
+    page.context.close()
 
 
 # Each button's text as it is seen (rendered, not visually hidden) and as it is both seen and

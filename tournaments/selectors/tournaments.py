@@ -55,12 +55,6 @@ def entries_of(tournament: Tournament) -> list[Entry]:
     )
 
 
-def entry_of(tournament: Tournament, user: User) -> Entry | None:
-    if not user.is_authenticated:
-        return None
-    return tournament.entries.filter(user=user).first()
-
-
 def entries_of_player(player: User, *, limit: int) -> list[Entry]:
     """The tournaments ``player`` entered, the latest first (cancelled ones left out)."""
     return list(

@@ -279,7 +279,14 @@ def _knockout_plan(
         matches = knockout.first_round(seeds)
     else:
         winners = [w for w in _match_winners(tournament, seats, number - 1) if w is not None]
-        matches = knockout.next_round(_matches(seats, number - 1), winners)
+        seed = {e.user_id: e.seed for e in entries}
+        # The better seed on top (it plays first in game one), whoever won the upper match.
+        matches = tuple(
+            knockout.Match(*sorted((m.top, m.bottom), key=lambda p: seed[p]))
+            if m.bottom is not None
+            else m
+            for m in knockout.next_round(_matches(seats, number - 1), winners)
+        )
     pairings: list[_Planned] = []
     byes: list[int] = []
     for group, match in enumerate(matches):
@@ -327,6 +334,8 @@ def _round_open(tournament: Tournament, *, season: int, number: int, now: dt.dat
         for player in byes:
             pairing = Pairing.objects.create(round=stored, is_bye=True, done=True)
             _seat(pairing, (player,), by_user, bye=True, points=bye_points(tournament))
+    # The standings again: a knockout ranks by how far each player got, the new round included.
+    standings_store(tournament=tournament, season=season)
     tournament.version += 1
     tournament.save(update_fields=["version"])
     telling.round_opened(tournament=tournament, round=stored)
@@ -362,7 +371,12 @@ def _pairing_begin(tournament: Tournament, pairing: Pairing, now: dt.datetime) -
     seats = list(pairing.seats.select_related("entry__user"))
     gone = [s for s in seats if s.entry.withdrawn_at is not None]
     if gone:
-        _forfeit(pairing, seats, {s.entry_id for s in gone})
+        losers = {s.entry_id for s in gone}
+        if tournament.format == Format.KNOCKOUT and len(gone) == len(seats):
+            # A match has a winner: between players who both withdrew, the better seed takes
+            # the game (and forfeits the next round's); all losing would draw game after game.
+            losers.discard(min(seats, key=lambda s: s.entry.seed).entry_id)
+        _forfeit(pairing, seats, losers)
         if tournament.format == Format.KNOCKOUT:
             _knockout_next_game(tournament, pairing, now)
         return
@@ -618,6 +632,8 @@ def _knockout_standings(
 def entry_withdrawn(*, tournament: Tournament, entry: Entry, now: dt.datetime) -> None:
     """Under the tournament's lock, after ``entry`` withdrew: its running games go on with a
     bot in its seat (a loss for it), its games not started are lost at once."""
+    tournament.version += 1  # its pages mark the player withdrawn
+    tournament.save(update_fields=["version"])
     pending = Pairing.objects.filter(
         round__tournament=tournament, done=False, seats__entry=entry
     ).select_related("round", "table")
@@ -644,10 +660,10 @@ def pairing_ready(
         seat.ready_at = now
         seat.save(update_fields=["ready_at"])
     seats = list(pairing.seats.select_related("entry__user"))
+    tournament.version += 1  # the others' pages show who is ready
+    tournament.save(update_fields=["version"])
     if pairing.table_id is None and all(s.ready_at is not None for s in seats):
         _table_start(tournament, pairing, seats)
-        tournament.version += 1
-        tournament.save(update_fields=["version"])
         return True
     return False
 

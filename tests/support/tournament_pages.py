@@ -1,0 +1,105 @@
+"""Tournaments for the page tests (tests/tournaments/test_pages.py, the axe test): made and
+entered through ``tournaments.services.entries``, started by beat's sweep, and their games
+finished by random legal moves through games' services.
+
+A game's end is counted by calling the tournaments' receiver of it (``game_ended``) at once:
+inside a test's transaction the events that games publish on commit are never sent (and where
+they are, as in a browser test, counting it again changes nothing).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import random
+from collections.abc import Sequence
+from typing import Any
+
+from django.utils import timezone
+
+from accounts.models import User
+from games.models import Table
+from games.services.bot_moves import table_play_out
+from tests.conftest import play_random_moves
+from tournaments.models import Format, Tournament
+from tournaments.services.entries import TournamentSettings, tournament_create, tournament_join
+from tournaments.services.rounds import game_ended, sweep_tournaments
+
+HOUR = dt.timedelta(hours=1)
+
+
+def tournament_started(
+    *, creator: User, players: Sequence[User], now: dt.datetime | None = None, **chosen: Any
+) -> Tournament:
+    """A District Noir Swiss of 3 rounds (or as ``chosen`` says) with ``players`` in it, started
+    by the sweep an hour from ``now``; its first round is open."""
+    now = now or timezone.now()
+    settings: dict[str, Any] = {
+        "name": "Page cup",
+        "game": "district-noir",
+        "format": Format.SWISS,
+        "table_size": 2,
+        "seconds_per_move": 86400,
+        "starts_at": now + HOUR,
+        "min_players": max(2, int(chosen.get("table_size", 2))),
+        "max_players": 64,
+        "rounds": 3,
+        **chosen,
+    }
+    tournament = tournament_create(user=creator, chosen=TournamentSettings(**settings), now=now)
+    for player in players:
+        tournament_join(tournament_id=tournament.pk, user=player, now=now)
+    sweep_tournaments(now=tournament.starts_at)
+    tournament.refresh_from_db()
+    assert tournament.status == Tournament.Status.RUNNING
+    return tournament
+
+
+def running_tables(tournament: Tournament) -> list[Table]:
+    return list(
+        Table.objects.filter(
+            tournament_pairing__round__tournament=tournament, status=Table.Status.RUNNING
+        ).order_by("pk")
+    )
+
+
+def game_finish(table: Table, rng: random.Random) -> None:
+    """Plays the table to its end and counts its result for the tournament: random moves; a
+    game with a bot in a seat (a withdrawn player's) is played out as a round's end would."""
+    if table.seats.filter(replaced_by_bot=True).exists():
+        table_play_out(table_id=table.pk)
+        table.refresh_from_db()
+    else:
+        table = play_random_moves(table, 2000, rng)
+    assert table.status == Table.Status.FINISHED
+    game_ended(table_id=table.pk)
+
+
+def round_finish(tournament: Tournament, rng: random.Random) -> None:
+    """Finishes every game under way (a knockout match's next games too) until the round
+    closes: the next round opens, or the tournament ends."""
+    tournament.refresh_from_db()
+    opened = tournament.round_set.filter(closed_at__isnull=True).first()
+    assert opened is not None, "no round is being played"
+    for _ in range(100):
+        opened.refresh_from_db()
+        if opened.closed_at is not None:
+            break
+        tables = running_tables(tournament)
+        assert tables, "an open round with no game under way"
+        for table in tables:
+            game_finish(table, rng)
+    tournament.refresh_from_db()
+
+
+def rounds_played(tournament: Tournament, count: int, rng: random.Random) -> Tournament:
+    for _ in range(count):
+        round_finish(tournament, rng)
+    return tournament
+
+
+def tournament_finish(tournament: Tournament, rng: random.Random) -> Tournament:
+    for _ in range(100):
+        if tournament.status != Tournament.Status.RUNNING:
+            return tournament
+        round_finish(tournament, rng)
+    raise AssertionError("the tournament did not end")
