@@ -8,6 +8,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from games.models import Table
 
@@ -32,7 +33,7 @@ class Tournament(models.Model):
         SIGNUP = "signup", _("open for sign-up")
         RUNNING = "running", _("running")
         FINISHED = "finished", _("finished")
-        CANCELLED = "cancelled", _("cancelled")
+        CANCELLED = "cancelled", pgettext_lazy("tournament", "cancelled")
 
     name = models.CharField(_("name"), max_length=80)
     game = models.CharField(_("game"), max_length=32)
