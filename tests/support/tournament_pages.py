@@ -63,13 +63,15 @@ def running_tables(tournament: Tournament) -> list[Table]:
 
 
 def game_finish(table: Table, rng: random.Random) -> None:
-    """Plays the table to its end and counts its result for the tournament: random moves; a
-    game with a bot in a seat (a withdrawn player's) is played out as a round's end would."""
-    if table.seats.filter(replaced_by_bot=True).exists():
+    """Plays the table to its end and counts its result for the tournament: a few random moves
+    by its players, then played out as a round's window ends (the seat to move loses on time,
+    bots play the rest: much quicker than a whole game of single moves); a game with a bot in
+    a seat (a withdrawn player's) is played out at once."""
+    if not table.seats.filter(replaced_by_bot=True).exists():
+        table = play_random_moves(table, rng.randrange(4), rng)
+    if table.is_running:
         table_play_out(table_id=table.pk)
         table.refresh_from_db()
-    else:
-        table = play_random_moves(table, 2000, rng)
     assert table.status == Table.Status.FINISHED
     game_ended(table_id=table.pk)
 
