@@ -583,18 +583,20 @@ def standings_store(*, tournament: Tournament, season: int) -> None:
         table = list(_knockout_standings(tournament, histories, seats))
     else:
         table = list(standings.swiss_standings(histories))
+    fields = ["points", "tiebreak", "second_tiebreak", "rank", "byes", "firsts"]
+    changed: list[Entry] = []
     for line in table:
         entry = by_user[line.player]
         history = histories[line.player]
-        entry.points = line.points
         breaks = (*line.tiebreaks, 0.0, 0.0)
-        entry.tiebreak, entry.second_tiebreak = breaks[0], breaks[1]
-        entry.rank = line.rank
-        entry.byes = history.byes
-        entry.firsts = history.firsts
-    Entry.objects.bulk_update(
-        entries, ["points", "tiebreak", "second_tiebreak", "rank", "byes", "firsts"]
-    )
+        values = (line.points, breaks[0], breaks[1], line.rank, history.byes, history.firsts)
+        if values != tuple(getattr(entry, field) for field in fields):
+            for field, value in zip(fields, values, strict=True):
+                setattr(entry, field, value)
+            changed.append(entry)
+    # Only the lines that moved: a game's end changes a few of a large field's.
+    if changed:
+        Entry.objects.bulk_update(changed, fields)
 
 
 def _knockout_standings(
