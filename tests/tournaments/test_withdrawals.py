@@ -10,8 +10,10 @@ import random
 
 import pytest
 from django.urls import reverse
+from django.utils import timezone
 
-from accounts.models import Vacation
+from accounts.models import User, Vacation
+from community.services.people import block_set
 from games.errors import Conflict, Forbidden
 from games.models import Seat, Table
 from games.services.vacations import vacation_start
@@ -30,7 +32,13 @@ from tests.support.tournament_runs import (
     winner_expected,
 )
 from tournaments.models import Entry, Format, Pairing, PairingSeat, Tournament
-from tournaments.services.entries import tournament_join, tournament_leave
+from tournaments.services.entries import (
+    TournamentSettings,
+    tournament_create,
+    tournament_join,
+    tournament_leave,
+)
+from tournaments.services.rounds import sweep_tournaments
 
 pytestmark = pytest.mark.django_db
 
@@ -267,3 +275,68 @@ def test_leaving_when_the_start_is_due_but_not_yet_swept_takes_the_entry_out(mak
             "entry__user", flat=True
         )
     ) == sorted(p.pk for p in players[1:])
+
+
+# -- a block made after both entered -------------------------------------------------------
+
+
+def _entered(make_user, count: int, **chosen: object) -> tuple[Tournament, list[User], dt.datetime]:
+    players = [make_user(username=f"blk{k}") for k in range(count)]
+    start = timezone.now() + dt.timedelta(hours=1)
+    settings = {
+        "name": "Blocked Cup",
+        "game": "district-noir",
+        "format": "swiss",
+        "table_size": 2,
+        "seconds_per_move": 86400,
+        "starts_at": start,
+        "min_players": 2,
+        "max_players": 16,
+        "rounds": 2,
+        **chosen,
+    }
+    tournament = tournament_create(user=players[0], chosen=TournamentSettings(**settings))
+    for player in players:
+        tournament_join(tournament_id=tournament.pk, user=player)
+    return tournament, players, start
+
+
+def _seated_together(tournament: Tournament, one: User, other: User) -> bool:
+    return (
+        Table.objects.filter(tournament_pairing__round__tournament=tournament, seats__user=one)
+        .filter(seats__user=other)
+        .exists()
+    )
+
+
+def test_a_swiss_never_seats_a_player_with_one_they_blocked_since_entering(make_user):
+    tournament, players, start = _entered(make_user, 4)
+    # Seeds 1 and 2 would meet in round one; the block comes after both entered.
+    block_set(user=players[0], target=players[1], hide_lines=True, no_games=True, no_contact=True)
+    sweep_tournaments(now=start)
+    assert not _seated_together(tournament, players[0], players[1])
+    assert Table.objects.filter(tournament_pairing__round__tournament=tournament).count() == 2
+
+
+def test_when_no_other_pairing_is_left_the_barred_pair_draws_without_a_table(make_user):
+    tournament, (one, other), start = _entered(make_user, 2, rounds=1)
+    block_set(user=other, target=one, hide_lines=True, no_games=True, no_contact=True)
+    sweep_tournaments(now=start)
+    tournament.refresh_from_db()
+    assert not Table.objects.exists()
+    assert tournament.status == Tournament.Status.FINISHED
+    points = dict(tournament.entries.values_list("user_id", "points"))
+    assert points == {one.pk: 0.5, other.pk: 0.5}
+
+
+def test_in_a_knockout_the_better_seed_goes_on_past_a_barred_opponent(make_user):
+    tournament, (one, other), start = _entered(
+        make_user, 2, format="knockout", rounds=None, match_games=3
+    )
+    block_set(user=one, target=other, hide_lines=True, no_games=True, no_contact=True)
+    sweep_tournaments(now=start)
+    tournament.refresh_from_db()
+    assert not Table.objects.exists()
+    assert tournament.status == Tournament.Status.FINISHED
+    seeds = dict(tournament.entries.values_list("user_id", "seed"))
+    assert tournament.winner_id == min(seeds, key=lambda player: seeds[player])

@@ -15,13 +15,13 @@ import datetime as dt
 import logging
 from collections import defaultdict
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from accounts.models import User
+from accounts.models import Block, User
 from games.models import Rating, Table
 from games.rules import get_rules
 from games.services.bot_moves import seat_hand_to_bot, table_play_out
@@ -37,6 +37,9 @@ logger = logging.getLogger(__name__)
 # A round without a window may be ended by its creator once it has lasted as long as this many
 # moves' time (a game whose clocks keep stopping: vacations, a stuck seat).
 STALL_MOVES = 100
+# A pair barred from games together (a block made after both entered) counts as having met
+# this many times: the pairings avoid it while any other pairing exists.
+BARRED_MET = 1000
 BATCH = 50
 
 
@@ -202,7 +205,7 @@ def _plan(
 ) -> tuple[list[_Planned], list[int]]:
     """The round's pairings and byes (account ids), from the format's pure function."""
     active = _active(entries)
-    histories = _histories(tournament, entries, seats)
+    histories = _with_bars(_histories(tournament, entries, seats), _barred(active))
     fmt = tournament.format
     if fmt in (Format.SWISS, Format.SWISS_WINDOWS):
         planned = swiss.pair_swiss([histories[e.user_id] for e in active])
@@ -226,6 +229,35 @@ def _plan(
                 byes += list(schedule[number - 1].byes)
         return pairings, byes
     return _knockout_plan(tournament, entries, seats, number)
+
+
+def _barred(entries: list[Entry]) -> set[frozenset[int]]:
+    """The pairs of these players of whom one blocked the other from games (one query)."""
+    players = [e.user_id for e in entries]
+    rows = Block.objects.filter(
+        blocker_id__in=players, blocked_id__in=players, no_games=True
+    ).values_list("blocker_id", "blocked_id")
+    return {frozenset(row) for row in rows}
+
+
+def _with_bars(
+    histories: dict[int, PlayerHistory], bars: set[frozenset[int]]
+) -> dict[int, PlayerHistory]:
+    """The histories with each barred pair counted as met ``BARRED_MET`` times more."""
+    if not bars:
+        return histories
+    shunned: dict[int, set[int]] = defaultdict(set)
+    for pair in bars:
+        one, other = tuple(pair)
+        shunned[one].add(other)
+        shunned[other].add(one)
+    changed = dict(histories)
+    for player, others in shunned.items():
+        met = dict(histories[player].met)
+        for other in others:
+            met[other] = met.get(other, 0) + BARRED_MET
+        changed[player] = replace(histories[player], met=tuple(sorted(met.items())))
+    return changed
 
 
 def _from_round(planned: PlannedRound, *, group: int) -> list[_Planned]:
@@ -370,6 +402,15 @@ def _pairing_begin(tournament: Tournament, pairing: Pairing, now: dt.datetime) -
     it waits; otherwise its table starts now."""
     seats = list(pairing.seats.select_related("entry__user"))
     gone = [s for s in seats if s.entry.withdrawn_at is not None]
+    if len(seats) == 2 and not gone and _barred([s.entry for s in seats]):
+        # One blocked the other from games (after both entered) and no other pairing was
+        # left: no table; a draw, or in a knockout the better seed goes on.
+        if tournament.format == Format.KNOCKOUT:
+            _forfeit(pairing, seats, {max(seats, key=lambda s: s.entry.seed).entry_id})
+            _knockout_next_game(tournament, pairing, now)
+        else:
+            _forfeit(pairing, seats, {s.entry_id for s in seats})
+        return
     if gone:
         losers = {s.entry_id for s in gone}
         if tournament.format == Format.KNOCKOUT and len(gone) == len(seats):
