@@ -67,6 +67,7 @@ def account_close(*, user: User, now: dt.datetime | None = None) -> User:
         user.email_stopped_at, user.email_stopped_why = None, ""
         user.note_switches, user.notes_unread = {}, 0
         user.muted_until, user.mute_reason = None, ""
+        user.calendar_key = None  # the calendar feed's address answers 404 from now
         user.save()
         user.groups.clear()
         user.user_permissions.clear()

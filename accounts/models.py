@@ -138,6 +138,11 @@ class User(AbstractUser):
     # Set when the player closed their account (accounts.closing): the row stays so that the
     # games they played keep their seats, but nothing of theirs is shown or signs in again.
     closed_at = models.DateTimeField(_("closed"), null=True, blank=True)
+    # The secret address of the player's calendar feed (accounts/calendar.py): only its SHA-256
+    # is kept, so the database never holds an address that works; None: no feed.
+    calendar_key = models.CharField(
+        max_length=64, null=True, blank=True, unique=True, editable=False
+    )
     # Set when mail to ``email`` bounced or was reported as spam (accounts.mail_stops): no
     # reminder or notification e-mail goes to it until the player sets a confirmed address.
     email_stopped_at = models.DateTimeField(_("e-mail stopped"), null=True, blank=True)

@@ -19,6 +19,9 @@ them (``docs/architecture.md``, "The apps above games"): registries they fill in
   line sent over the socket); its answer goes back to that socket only;
 - ``socket_events``: what a table's socket sends its page for a group message of a given kind
   (``{"type": "extension.event", "kind": ...}``), rendered in that page's language.
+- ``calendar_events``: a player's deadlines in their calendar feed besides their tables' (a
+  tournament round's window), as ``CalendarEvent``s, in a fixed number of queries; called in the
+  player's language.
 
 Each handler is called for every page and socket; it must be cheap and must decide itself what
 its viewer may see.
@@ -26,6 +29,7 @@ its viewer may see.
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -52,6 +56,23 @@ class SocketPage:
     page_id: str
 
 
+@dataclass(frozen=True)
+class CalendarEvent:
+    """One deadline in a player's calendar feed (games/selectors/calendar.py).
+
+    ``uid`` is stable for the same thing (a table, a round) so that a calendar app moves the
+    event rather than adding one; ``at`` is the deadline, ``stamp`` when it was last set (the
+    feed stays the same, its ETag too, until something changes); ``url`` is absolute.
+    """
+
+    uid: str
+    summary: str
+    at: dt.datetime
+    stamp: dt.datetime
+    url: str
+    description: str = ""
+
+
 TablePanel = Callable[["HttpRequest", "Table", "int | None"], str]
 ReplayPanel = Callable[["HttpRequest", "Table"], str]
 ProfilePanel = Callable[["HttpRequest", "User"], str]
@@ -62,6 +83,7 @@ VacationRefusal = Callable[["User"], "str | None"]
 SocketGroups = Callable[[SocketPage], list[str]]
 SocketMessage = Callable[[SocketPage, dict[str, Any]], Awaitable[str]]
 SocketEvent = Callable[[SocketPage, dict[str, Any]], Awaitable[str]]
+CalendarEvents = Callable[["User"], "list[CalendarEvent]"]
 
 table_panels: list[TablePanel] = []
 replay_panels: list[ReplayPanel] = []
@@ -74,6 +96,7 @@ vacation_refusals: list[VacationRefusal] = []
 socket_groups: list[SocketGroups] = []
 socket_messages: dict[str, SocketMessage] = {}
 socket_events: dict[str, SocketEvent] = {}
+calendar_events: list[CalendarEvents] = []
 
 
 def extension_event(kind: str, **data: Any) -> dict[str, Any]:

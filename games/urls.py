@@ -1,6 +1,16 @@
 from django.urls import path
 
-from games.views import game_pages, health, lobby, ratings, rematches, replays, settings, tables
+from games.views import (
+    calendar,
+    game_pages,
+    health,
+    lobby,
+    ratings,
+    rematches,
+    replays,
+    settings,
+    tables,
+)
 
 urlpatterns = [
     path("", lobby.lobby, name="lobby"),
@@ -27,6 +37,9 @@ urlpatterns = [
     path("settings/vacation/start/", settings.vacation_start, name="vacation_start"),
     path("settings/vacation/end/", settings.vacation_end, name="vacation_end"),
     path("unsubscribe/<str:token>/", settings.unsubscribe, name="unsubscribe"),
+    path("settings/calendar/make/", settings.calendar_make, name="calendar_make"),
+    path("settings/calendar/off/", settings.calendar_revoke, name="calendar_revoke"),
+    path("calendar/<slug:token>.ics", calendar.calendar_feed, name="calendar_feed"),
     path("games/<slug:game>/", game_pages.game_page, name="game_page"),
     path("games/<slug:game>/leaderboard/", ratings.leaderboard, name="leaderboard"),
     path("players/<str:username>/", ratings.player_profile, name="player_profile"),

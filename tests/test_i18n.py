@@ -99,6 +99,9 @@ NOT_PAGES = {
     "confirm_moves_set": "POST only (the play settings page's form)",
     "vacation_start": "POST only",
     "vacation_end": "POST only",
+    "calendar_make": "POST only (tests/accounts/test_calendar_feed.py)",
+    "calendar_revoke": "POST only (tests/accounts/test_calendar_feed.py)",
+    "calendar_feed": "an ICS feed, in the player's language (tests/accounts/test_calendar_feed.py)",
     "language_set": "POST only (the header's selector)",
     "display_set": "POST only (the header's display settings)",
 }

@@ -9,6 +9,7 @@ from games.jobs import embedded
 from games.services.events import table_events
 from tournaments import jobs, lobby_pages, profile_pages, table_pages
 from tournaments.selectors.account_export import tournaments_export
+from tournaments.selectors.calendar import tournament_calendar_events
 from tournaments.services.account_closing import player_tournaments_close
 from tournaments.services.entries import vacation_refusal
 from tournaments.services.rounds import sweep_tournaments
@@ -21,6 +22,7 @@ def register() -> None:
         extensions.table_panels.insert(0, table_pages.table_panel)
         embedded.extra.append(sweep_tournaments)
         extensions.vacation_refusals.append(vacation_refusal)
+        extensions.calendar_events.append(tournament_calendar_events)
     # A game's end counts for its tournament; beat's sweep runs the rest.
     table_events.connect(jobs.on_table_events, dispatch_uid="tournament-results")
     # A player's data: their tournaments in the export, and out of them when the account closes.

@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods, require_POST
 
+from accounts.calendar import calendar_token_make, calendar_token_revoke
 from accounts.mailing import user_from_unsubscribe_token
 from games.errors import GameError
 from games.forms.settings import ConfirmMovesForm, ReminderSettingsForm, VacationForm
@@ -27,6 +30,7 @@ def _page(
     vacation_form: VacationForm | None = None,
     status: int = 200,
     confirm_form: ConfirmMovesForm | None = None,
+    calendar_url: str | None = None,
 ) -> HttpResponse:
     return render(
         request,
@@ -35,6 +39,8 @@ def _page(
             "reminder_form": reminder_form or ReminderSettingsForm(instance=request.user),
             "vacation_form": vacation_form or VacationForm(),
             "confirm_form": confirm_form or ConfirmMovesForm(instance=request.user),
+            "calendar_on": request.user.calendar_key is not None,
+            "calendar_url": calendar_url,
             **vacation_context(request.user),
         },
         status=status,
@@ -88,6 +94,25 @@ def vacation_end(request: SignedInRequest) -> HttpResponse:
         vacations.vacation_end(vacation_id=current.pk)
         messages.success(request, _("Welcome back: your clocks are running again."))
     return redirect("play_settings")
+
+
+@never_cache  # the page shows the secret address, once
+@login_required
+@require_POST
+def calendar_make(request: SignedInRequest) -> HttpResponse:
+    """Makes the player's calendar address (again: the old one stops working) and shows it on
+    this answer only; the site keeps only its hash."""
+    token = calendar_token_make(user=request.user)
+    url = settings.SITE_URL + reverse("calendar_feed", args=[token])
+    return _page(request, calendar_url=url)
+
+
+@login_required
+@require_POST
+def calendar_revoke(request: SignedInRequest) -> HttpResponse:
+    calendar_token_revoke(user=request.user)
+    messages.success(request, _("Your calendar address is turned off: it shows nothing now."))
+    return redirect(f"{reverse('play_settings')}#calendar")
 
 
 @csrf_exempt  # a mail client's one-click POST (RFC 8058) carries no CSRF token
