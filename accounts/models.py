@@ -11,6 +11,7 @@ from django.core.validators import MaxValueValidator
 from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext_lazy
 
 from accounts.display import DEFAULT_THEME as DISPLAY_DEFAULT_THEME
 from accounts.display import DEFAULTS as DISPLAY_DEFAULTS
@@ -27,6 +28,22 @@ REMINDER_DELAY_CHOICES = [
     (60, _("after 1 hour")),
     (240, _("after 4 hours")),
     (720, _("after 12 hours")),
+]
+
+
+class ReminderCadence(models.TextChoices):
+    """How often the "your turn" e-mail comes (``games.services.clocks.reminder_due_next``)."""
+
+    DELAY = "delay", _("once, after the delay above, and a warning before the deadline")
+    DAILY = "daily", _("a daily digest at the hour below")
+    EVERY = "every", _("every few hours (below) while a turn waits")
+    ESCALATING = "escalating", _("at half the time, at four fifths and an hour before the deadline")
+
+
+REMINDER_HOUR_CHOICES = [(hour, f"{hour:02d}:00") for hour in range(24)]
+REMINDER_EVERY_CHOICES = [
+    (hours, ngettext_lazy("every hour", "every %(num)d hours", "num") % {"num": hours})
+    for hours in (1, 2, 3, 4, 6, 8, 12, 24)
 ]
 
 # "Confirm my moves": a click on a move chooses it and a second step (Play) plays it, so that a
@@ -74,6 +91,21 @@ class User(AbstractUser):
         choices=REMINDER_DELAY_CHOICES,
         default=60,
         help_text=_("One e-mail lists every table waiting for you."),
+    )
+    # How often (``ReminderCadence``), and the daily digest's hour or the hours between two
+    # e-mails; "never" above turns every cadence off.
+    reminder_cadence = models.CharField(
+        _("how often"),
+        max_length=12,
+        choices=ReminderCadence.choices,
+        default=ReminderCadence.DELAY,
+        help_text=_("Never more often than you choose, never in your quiet hours."),
+    )
+    reminder_hour = models.PositiveSmallIntegerField(
+        _("daily digest at"), choices=REMINDER_HOUR_CHOICES, default=9
+    )
+    reminder_every_hours = models.PositiveSmallIntegerField(
+        _("how many hours apart"), choices=REMINDER_EVERY_CHOICES, default=4
     )
     quiet_hours_start = models.TimeField(
         _("quiet hours from"), null=True, blank=True, help_text=_("No e-mail between these times.")

@@ -226,7 +226,11 @@ class Move(models.Model):
 
 
 class Reminder(models.Model):
-    """One e-mail notice for one seat's turn: the unique row makes every sweep idempotent."""
+    """One e-mail notice for one seat's turn: the unique row makes every sweep idempotent.
+
+    ``step`` counts a turn's notices of one kind: always 0 with the "delay" cadence (one a
+    turn), 0, 1, 2... with the cadences that remind again while the turn waits.
+    """
 
     class Kind(models.TextChoices):
         TURN = "turn", _("your turn")
@@ -238,12 +242,15 @@ class Reminder(models.Model):
     )
     turn = models.PositiveIntegerField()
     kind = models.CharField(max_length=16, choices=Kind.choices)
+    step = models.PositiveSmallIntegerField(default=0)
     created_at = models.DateTimeField(auto_now_add=True)
     sent_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         constraints = [
-            models.UniqueConstraint(fields=["seat", "turn", "kind"], name="reminder_once_per_turn"),
+            models.UniqueConstraint(
+                fields=["seat", "turn", "kind", "step"], name="reminder_once_per_step"
+            ),
         ]
         indexes = [
             models.Index(

@@ -4,6 +4,11 @@ A seat's turn reminder and its "time is nearly up" warning fall due at a stored 
 (``Seat.reminder_due_at``, ``Seat.warn_at``, set by ``games.services.clocks``); the sweep turns
 those due into ``Reminder`` rows (``reminders_queue``), then sends each player one e-mail of
 them all (``reminders_send``).
+
+The player's cadence (``User.reminder_cadence``) says how many a turn gets: "delay", one
+reminder and one warning; "daily", "every" and "escalating", a reminder at each time
+``clocks.reminder_due_next`` gives, the next one scheduled when one is queued (each a
+``Reminder`` row of its own ``step``), never more often than the player chose.
 """
 
 from __future__ import annotations
@@ -12,6 +17,7 @@ import datetime as dt
 
 from django.conf import settings
 from django.db import transaction
+from django.db.models import Max
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone, translation
@@ -24,7 +30,7 @@ from accounts.mailing import absolute_url, address_mailable, notice_send, unsubs
 # names stay importable from here.
 from accounts.mailing import user_from_unsubscribe_token as user_from_unsubscribe_token
 from accounts.mailing import user_unsubscribe_token as user_unsubscribe_token
-from accounts.models import REMINDERS_OFF, User
+from accounts.models import REMINDERS_OFF, ReminderCadence, User
 from games import extensions
 from games.models import Reminder, Seat, Table
 from games.services import clocks
@@ -41,8 +47,9 @@ def reminders_off(*, user: User) -> None:
 
 @transaction.atomic
 def reminder_settings_update(*, user: User, now: dt.datetime | None = None) -> None:
-    """Saves the settings a valid settings form set on ``user`` (the reminder delay, the quiet
-    hours) and moves the reminders and warnings of the turns waiting for them to match.
+    """Saves the settings a valid settings form set on ``user`` (the reminder delay and
+    cadence, the quiet hours) and moves the reminders and warnings of the turns waiting for
+    them to match.
 
     One transaction: a sweep never finds the new delay with the old schedule, or the reverse.
     """
@@ -69,10 +76,11 @@ def reminders_queue(*, kind: Reminder.Kind, now: dt.datetime) -> int:
     """
     field = DUE_FIELDS[kind]
     queued = 0
+    last_sent: dict[int, dt.datetime | None] = {}
     with transaction.atomic():
         due = (
             Seat.objects.select_for_update(skip_locked=True, of=("self",))
-            .select_related("user")
+            .select_related("user", "table")
             .filter(**{f"{field}__lte": now})
             .order_by(field)[:BATCH]
         )
@@ -80,21 +88,78 @@ def reminders_queue(*, kind: Reminder.Kind, now: dt.datetime) -> int:
             user = seat.user
             later = None
             wanted = seat.is_waiting and user is not None and not seat.is_bot
-            if wanted and kind == Reminder.Kind.TURN and _seen_this_turn(seat, now):
+            again = (  # a cadence that reminds again while the turn waits
+                wanted
+                and user is not None
+                and kind == Reminder.Kind.TURN
+                and user.reminder_cadence != ReminderCadence.DELAY
+            )
+            if wanted and not again and kind == Reminder.Kind.TURN and _seen_this_turn(seat, now):
                 wanted = False  # they saw the turn at the table: the e-mail would repeat it
             if wanted and user is not None and user.wants_reminders and address_mailable(user):
-                if seat.seen_at and seat.seen_at >= now - PRESENCE:
+                step: int | None = 0
+                if again:
+                    if user.pk not in last_sent:
+                        last_sent[user.pk] = _last_sent(user)
+                    later, step = _again(seat, user, now, last_sent[user.pk])
+                elif seat.seen_at and seat.seen_at >= now - PRESENCE:
                     later = seat.seen_at + PRESENCE  # they are looking at it right now
                 else:
                     later = user.quiet_until(now)
-                if later is None:
+                if step is not None and (again or later is None):
                     _, created = Reminder.objects.get_or_create(
-                        seat=seat, turn=seat.turn, kind=kind, defaults={"user": user}
+                        seat=seat, turn=seat.turn, kind=kind, step=step, defaults={"user": user}
                     )
                     queued += created
             setattr(seat, field, later)
             seat.save(update_fields=[field])
     return queued
+
+
+def _last_sent(user: User) -> dt.datetime | None:
+    """When the player's last reminder e-mail went out (of any table)."""
+    last: dt.datetime | None = Reminder.objects.filter(user=user, sent_at__isnull=False).aggregate(
+        last=Max("sent_at")
+    )["last"]
+    return last
+
+
+def _again(
+    seat: Seat, user: User, now: dt.datetime, last_sent: dt.datetime | None
+) -> tuple[dt.datetime | None, int | None]:
+    """For a cadence that reminds again ("daily", "every", "escalating"), a seat due now: when
+    its next notice falls due, and the ``step`` of the one to queue now (None: none now).
+
+    No notice now while the player has the table open (that point is skipped), in their quiet
+    hours, before their cadence lets them have another e-mail (postponed), or once an
+    escalating turn had its three."""
+    table = seat.table
+
+    def next_after(moment: dt.datetime, sent: dt.datetime | None) -> dt.datetime | None:
+        return clocks.reminder_due_next(
+            user=user,
+            turn_start=seat.waiting_since or now,
+            deadline=seat.deadline,
+            budget=dt.timedelta(seconds=table.seconds_per_move),
+            after=moment,
+            last_sent=sent,
+        )
+
+    if seat.seen_at and seat.seen_at >= now - PRESENCE:
+        return next_after(now, last_sent), None  # they are looking at it right now
+    quiet = user.quiet_until(now)
+    if quiet is not None:
+        return quiet, None
+    floor = clocks.reminder_not_before(user=user, last_sent=last_sent)
+    if floor is not None and now < floor:
+        if user.reminder_cadence == ReminderCadence.EVERY:  # along with the player's next one
+            held = (user.quiet_until(floor) or floor).astimezone(dt.UTC)
+            return (held if seat.deadline and held < seat.deadline else None), None
+        return next_after(now, last_sent), None  # the next digest
+    sent = Reminder.objects.filter(seat=seat, turn=seat.turn, kind=Reminder.Kind.TURN).count()
+    if user.reminder_cadence == ReminderCadence.ESCALATING and sent >= clocks.ESCALATING_STEPS:
+        return None, None
+    return next_after(now, now), sent
 
 
 def _seen_this_turn(seat: Seat, now: dt.datetime) -> bool:
@@ -106,7 +171,11 @@ def _seen_this_turn(seat: Seat, now: dt.datetime) -> bool:
 
 def turn_reminders_drop(*, user: User, table_ids: list[int]) -> int:
     """The player read in the site that it is their turn at these tables: no "your turn" e-mail
-    repeats it (a "time is nearly up" warning still comes). Returns how many seats it spared."""
+    repeats it (a "time is nearly up" warning still comes). Returns how many seats it spared.
+
+    Only with the "delay" cadence: a player who chose their own times gets them."""
+    if user.reminder_cadence != ReminderCadence.DELAY:
+        return 0
     return Seat.objects.filter(
         user=user, table_id__in=table_ids, is_waiting=True, reminder_due_at__isnull=False
     ).update(reminder_due_at=None)

@@ -270,7 +270,18 @@ def _not_a_vacation(value: str) -> bool:
 @given(
     role=who,
     body=st.dictionaries(
-        st.sampled_from(["reminder_delay", "quiet_hours_start", "quiet_hours_end"]) | text, values
+        st.sampled_from(
+            [
+                "reminder_delay",
+                "reminder_cadence",
+                "reminder_hour",
+                "reminder_every_hours",
+                "quiet_hours_start",
+                "quiet_hours_end",
+            ]
+        )
+        | text,
+        values,
     ),
     days=values.filter(_not_a_vacation),
 )
@@ -449,7 +460,16 @@ ENDPOINTS = [
     Endpoint("table_rematch_decline", table="running", fields={"next": "/"}),
     Endpoint("table_rematch_decline", table="finished", fields={"next": "/"}, htmx=True),
     Endpoint("table_invite", method="get", path_value=True),
-    Endpoint("play_settings", fields={"reminder_delay": "-7", "quiet_hours_start": "22:00"}),
+    Endpoint(
+        "play_settings",
+        fields={
+            "reminder_delay": "-7",
+            "reminder_cadence": "daily",
+            "reminder_hour": "25",
+            "reminder_every_hours": "4",
+            "quiet_hours_start": "22:00",
+        },
+    ),
     Endpoint("confirm_moves_set", fields={"confirm_moves": "sometimes"}),
     Endpoint("vacation_start", fields={"days": "0"}),
     Endpoint("vacation_end", fields={"next": "/"}),
