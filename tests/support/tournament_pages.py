@@ -14,14 +14,12 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from django.utils import timezone
-
 from accounts.models import User
 from games.models import Table
 from games.services.bot_moves import table_play_out
 from tests.conftest import play_random_moves
-from tournaments.models import Format, Tournament
-from tournaments.services.entries import TournamentSettings, tournament_create, tournament_join
+from tests.support.tournament_runs import tournament_made
+from tournaments.models import Tournament
 from tournaments.services.rounds import game_ended, sweep_tournaments
 
 HOUR = dt.timedelta(hours=1)
@@ -32,22 +30,8 @@ def tournament_started(
 ) -> Tournament:
     """A District Noir Swiss of 3 rounds (or as ``chosen`` says) with ``players`` in it, started
     by the sweep an hour from ``now``; its first round is open."""
-    now = now or timezone.now()
-    settings: dict[str, Any] = {
-        "name": "Page cup",
-        "game": "district-noir",
-        "format": Format.SWISS,
-        "table_size": 2,
-        "seconds_per_move": 86400,
-        "starts_at": now + HOUR,
-        "min_players": max(2, int(chosen.get("table_size", 2))),
-        "max_players": 64,
-        "rounds": 3,
-        **chosen,
-    }
-    tournament = tournament_create(user=creator, chosen=TournamentSettings(**settings), now=now)
-    for player in players:
-        tournament_join(tournament_id=tournament.pk, user=player, now=now)
+    chosen = {"name": "Page cup", "rounds": 3, **chosen}
+    tournament = tournament_made(creator=creator, players=players, now=now, **chosen)
     sweep_tournaments(now=tournament.starts_at)
     tournament.refresh_from_db()
     assert tournament.status == Tournament.Status.RUNNING

@@ -10,7 +10,6 @@ import random
 
 import pytest
 from django.urls import reverse
-from django.utils import timezone
 
 from accounts.models import User, Vacation
 from community.services.people import block_set
@@ -33,8 +32,6 @@ from tests.support.tournament_runs import (
 )
 from tournaments.models import Entry, Format, Pairing, PairingSeat, Tournament
 from tournaments.services.entries import (
-    TournamentSettings,
-    tournament_create,
     tournament_join,
     tournament_leave,
 )
@@ -282,23 +279,9 @@ def test_leaving_when_the_start_is_due_but_not_yet_swept_takes_the_entry_out(mak
 
 def _entered(make_user, count: int, **chosen: object) -> tuple[Tournament, list[User], dt.datetime]:
     players = [make_user(username=f"blk{k}") for k in range(count)]
-    start = timezone.now() + dt.timedelta(hours=1)
-    settings = {
-        "name": "Blocked Cup",
-        "game": "district-noir",
-        "format": "swiss",
-        "table_size": 2,
-        "seconds_per_move": 86400,
-        "starts_at": start,
-        "min_players": 2,
-        "max_players": 16,
-        "rounds": 2,
-        **chosen,
-    }
-    tournament = tournament_create(user=players[0], chosen=TournamentSettings(**settings))
-    for player in players:
-        tournament_join(tournament_id=tournament.pk, user=player)
-    return tournament, players, start
+    chosen = {"name": "Blocked Cup", "rounds": 2, "max_players": 16, **chosen}
+    tournament = tournament_made(creator=players[0], players=players, **chosen)
+    return tournament, players, tournament.starts_at
 
 
 def _seated_together(tournament: Tournament, one: User, other: User) -> bool:
