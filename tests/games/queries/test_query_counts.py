@@ -26,13 +26,17 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture(autouse=True)
 def the_move_alone():
-    """A move's own queries: the notifications of its turn are a task of their own (a worker's,
-    ``community.jobs``; inline in tests), counted in tests/community/test_notes.py."""
+    """A move's own queries: the notifications of its turn and a tournament's count of its end
+    are tasks of their own (a worker's, ``community.jobs`` and ``tournaments.jobs``; inline in
+    tests), counted in tests/community/test_notes.py and tests/tournaments/."""
     from community.jobs import on_table_events
+    from tournaments import jobs as tournament_jobs
 
     table_events.disconnect(dispatch_uid="community-notes")
+    table_events.disconnect(dispatch_uid="tournament-results")
     yield
     table_events.connect(on_table_events, dispatch_uid="community-notes")
+    table_events.connect(tournament_jobs.on_table_events, dispatch_uid="tournament-results")
 
 
 LOBBY_QUERIES = 9  # with the unread chat lines of the player's tables, one query for all
