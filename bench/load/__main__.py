@@ -65,8 +65,8 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument(
         "--peer",
         action="store_true",
-        help="also run the boardgame.io peer (District Noir, FlatFile and in memory) right"
-        " after the phase nearest its client count, and print our rate's ratio to it",
+        help="also run the boardgame.io peer (District Noir: FlatFile, PostgreSQL, in memory)"
+        " right after the phase nearest its client count, and print our rate's ratio to each",
     )
     parser.add_argument("--peer-matches", type=int, default=16, help="two clients each")
     parser.add_argument("--peer-source", default=str(PEER_SOURCE), help="the peer's files")
