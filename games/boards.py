@@ -39,6 +39,7 @@ from games import board_cache
 from games.catalog import get_game
 from games.models import Seat, Table
 from games.rules import AnyRules, View, get_rules
+from games.selectors.pace import SEAT_PACE, seats_paced
 from games.selectors.rematches import next_table_for
 from games.selectors.replays import ResultRow, hides_something, table_ranking
 from games.selectors.tables import seat_names
@@ -156,14 +157,18 @@ def squeezed(html: str) -> str:
 def public_part(table: Table, seats: list[Seat] | None = None, *, state: Any = None) -> PublicPart:
     """The public part of the table at its version, from the cache or rendered (and cached).
 
-    ``seats`` (users loaded) are read when not given and the part is not cached yet.
+    ``seats`` (users loaded) are read when not given and the part is not cached yet. Each
+    player's pace badge is as stored when the version was first drawn (a little stale at
+    most: the job rewrites it hourly); read with the seats when they were read with
+    ``SEAT_PACE``, else in one query.
     """
     key = board_cache.public_key(table.pk, table.version)
     cached = board_cache.get(key)
     if cached is not None:
         return PublicPart(mark_safe(cached[0]), *cached[1:])
     if seats is None:
-        seats = list(table.seats.select_related("user"))
+        seats = list(table.seats.select_related("user", SEAT_PACE))
+    seats_paced(seats)
     state = state_of(table, state)
     rules = get_rules(table.game)
     game = get_game(table.game)

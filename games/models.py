@@ -76,6 +76,11 @@ class Table(models.Model):
     rematch_of = models.ForeignKey(
         "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="rematch_offers"
     )
+    # A pace its creator requires: fewer timeouts per 100 moves than this over the last 90 days,
+    # or a seat is refused (games.services.tables.table_join); None: anyone may sit.
+    pace_max_timeouts_per_100 = models.PositiveSmallIntegerField(
+        _("fewer timeouts per 100 moves than"), null=True, blank=True
+    )
     # Not a column: set on the lobby's rows of the player's own tables (selectors.tables).
     waiting_for_me: bool
     # Not a column: what the apps above note on such a row (games/extensions.py row_notes).
@@ -152,6 +157,8 @@ class Seat(models.Model):
     score = models.FloatField(null=True, blank=True)
     timeouts = models.PositiveSmallIntegerField(default=0)
     joined_at = models.DateTimeField(auto_now_add=True)
+    # Not a column: the player's pace, set on the seats a page shows (selectors.pace.seats_paced).
+    pace: PlayerPace | None
 
     class Meta:
         ordering = ["position"]
@@ -223,6 +230,30 @@ class Move(models.Model):
 
     def __str__(self) -> str:
         return f"{self.table} move {self.seq}"
+
+
+class PlayerPace(models.Model):
+    """How promptly a player takes their turns, over the last 90 days: one row per player who
+    played then, written by the periodic ``services.pace.pace_refresh`` so that no page
+    computes it on load (a badge may be an hour stale).
+
+    ``moves`` counts the turns the player was due: their own moves and their timeouts.
+    """
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="pace"
+    )
+    # None: no move of their own in the window (only timeouts, or only abandoned seats).
+    median_seconds = models.PositiveIntegerField(_("median time to move"), null=True, blank=True)
+    # 0..1 of ``moves``: made within the player's reminder delay (a timeout never is).
+    within_delay_share = models.FloatField(null=True, blank=True)
+    timeouts_per_100 = models.FloatField(_("timeouts per 100 moves"), default=0)
+    abandoned = models.PositiveIntegerField(_("games abandoned"), default=0)
+    moves = models.PositiveIntegerField(_("moves"), default=0)
+    computed_at = models.DateTimeField()
+
+    def __str__(self) -> str:
+        return f"{self.user} pace over {self.moves} moves"
 
 
 class Reminder(models.Model):

@@ -18,6 +18,7 @@ from games import boards
 from games.errors import GameError, NotFound
 from games.forms.tables import ActionForm
 from games.models import Seat, Table
+from games.selectors.pace import SEAT_PACE
 from games.services.events import changes_from_page, published_after_this
 from games.services.moves import move_play
 
@@ -60,5 +61,5 @@ def _refused(table_id: int, message: str, status: int) -> MoveOutcome:
     table = Table.objects.filter(pk=table_id).first()
     if table is None:
         return MoveOutcome(table=None, seats=[], message=_("There is no such table."), status=404)
-    seats = list(table.seats.select_related("user"))
+    seats = list(table.seats.select_related("user", SEAT_PACE))
     return MoveOutcome(table=table, seats=seats, message=message, status=status)

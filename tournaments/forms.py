@@ -10,7 +10,9 @@ from typing import Any
 from django import forms
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext_lazy
 
+from games.selectors.pace import MOST_TIMEOUTS_PER_100, PACE_MIN_MOVES
 from tournaments.models import MATCH_GAMES, Format
 
 
@@ -45,6 +47,20 @@ class TournamentForm(forms.Form):
         label=_("No vacations during it"),
         required=False,
         help_text=_("Players who enter agree to take no vacation while it runs."),
+    )
+    pace_max_timeouts_per_100 = forms.IntegerField(
+        label=_("Require fewer than N timeouts per 100 moves"),
+        min_value=1,
+        max_value=MOST_TIMEOUTS_PER_100,
+        required=False,
+        help_text=ngettext_lazy(
+            "Counted over the last 90 days; a player with fewer than %(moves)d move is always"
+            " welcome. Empty: anyone may enter.",
+            "Counted over the last 90 days; a player with fewer than %(moves)d moves is always"
+            " welcome. Empty: anyone may enter.",
+            "moves",
+        )
+        % {"moves": PACE_MIN_MOVES},
     )
     match_games = forms.TypedChoiceField(
         label=_("Games a match (single elimination)"),
@@ -91,6 +107,7 @@ class TournamentForm(forms.Form):
             "min_rating": data.get("min_rating"),
             "min_finished_games": data.get("min_finished_games") or 0,
             "no_vacations": data["no_vacations"],
+            "pace_max_timeouts_per_100": data.get("pace_max_timeouts_per_100"),
             "match_games": data["match_games"],
             "round_window": dt.timedelta(days=days) if days else None,
             "start_within": dt.timedelta(hours=hours) if hours is not None else None,

@@ -54,6 +54,11 @@ class Tournament(models.Model):
     min_rating = models.FloatField(_("lowest rating"), null=True, blank=True)
     min_finished_games = models.PositiveIntegerField(_("fewest finished games"), default=0)
     no_vacations = models.BooleanField(_("no vacations during it"), default=False)
+    # A pace: fewer than this many timeouts per 100 moves over the last 90 days (games' stored
+    # ``PlayerPace``); None: any pace.
+    pace_max_timeouts_per_100 = models.PositiveSmallIntegerField(
+        _("fewer timeouts per 100 moves than"), null=True, blank=True
+    )
     # A knockout match: best of 1, 3 or 5.
     match_games = models.PositiveSmallIntegerField(_("games a match"), default=1)
     # A Swiss with round windows: how long a round lasts, and by when in it each game starts at

@@ -6,10 +6,12 @@ from typing import Any
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext_lazy
 
 from games.bots import BOT_LEVELS, DEFAULT_BOT_LEVEL
 from games.catalog import playable_games
 from games.rules import Rules
+from games.selectors.pace import MOST_TIMEOUTS_PER_100, PACE_MIN_MOVES
 from games.time_controls import DEFAULT_TIME_PER_MOVE, TIME_PER_MOVE_CHOICES
 
 MAX_ACTION_BYTES = 2000
@@ -129,6 +131,35 @@ class TableCreateForm(forms.Form):
             "rated": data["rated"],
             "options": options,
         }
+
+
+class OpenTableForm(TableCreateForm):
+    """A table opened in the lobby, for anyone to join: its settings, and a pace its creator
+    may require of who joins (a challenge or a tournament seats its players otherwise)."""
+
+    pace_max_timeouts_per_100 = forms.IntegerField(
+        label=_("Require fewer than N timeouts per 100 moves"),
+        min_value=1,
+        max_value=MOST_TIMEOUTS_PER_100,
+        required=False,
+        help_text=ngettext_lazy(
+            "Counted over the last 90 days; a player with fewer than %(moves)d move is always"
+            " welcome. Empty: anyone may join.",
+            "Counted over the last 90 days; a player with fewer than %(moves)d moves is always"
+            " welcome. Empty: anyone may join.",
+            "moves",
+        )
+        % {"moves": PACE_MIN_MOVES},
+    )
+
+    def __init__(self, *args: Any, rules: Rules, **kwargs: Any) -> None:
+        super().__init__(*args, rules=rules, **kwargs)
+        # Last, after the game's own options.
+        self.fields["pace_max_timeouts_per_100"] = self.fields.pop("pace_max_timeouts_per_100")
+
+    def table_arguments(self) -> dict[str, Any]:
+        required = self.cleaned_data.get("pace_max_timeouts_per_100")
+        return {**super().table_arguments(), "pace_max_timeouts_per_100": required}
 
 
 class ActionForm(forms.Form):

@@ -1,4 +1,4 @@
-"""The periodic sweeps: timeouts, reminders and the end of vacations.
+"""The periodic sweeps: timeouts, reminders, the end of vacations and the players' pace.
 
 Each selects only what is due, by index, and is safe to run twice or on two
 workers at once: timeouts re-check under the table lock, reminders are unique
@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import datetime as dt
 import logging
+import time
 
 from django.utils import timezone
 
@@ -17,6 +18,7 @@ from games.errors import GameError
 from games.models import Reminder, Seat
 from games.services.bot_moves import seat_time_out
 from games.services.health import heartbeat_record
+from games.services.pace import pace_refresh
 from games.services.reminders import reminders_queue, reminders_send
 
 logger = logging.getLogger(__name__)
@@ -57,3 +59,22 @@ def sweep_vacations(now: dt.datetime | None = None) -> int:
     for vacation in ended[:BATCH]:
         count += vacation_end(vacation_id=vacation.pk, now=now)
     return count
+
+
+def sweep_pace(now: dt.datetime | None = None) -> int:
+    """Writes every player's pace row (``services.pace``); how many. Hourly: a badge may be
+    that stale, and no page computes one."""
+    return pace_refresh(now=now)
+
+
+PACE_EVERY_SECONDS = 3600
+_last_pace: list[float] = []
+
+
+def sweep_pace_if_due() -> int:
+    """For the embedded default's loop, which runs every minute: the pace once an hour."""
+    now = time.monotonic()
+    if _last_pace and now - _last_pace[0] < PACE_EVERY_SECONDS:
+        return 0
+    _last_pace[:] = [now]
+    return sweep_pace()

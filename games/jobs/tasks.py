@@ -45,6 +45,11 @@ def sweep_vacations() -> int:
     return sweeps.sweep_vacations()
 
 
+@shared_task(name="games.tasks.sweep_pace")
+def sweep_pace() -> int:
+    return sweeps.sweep_pace()
+
+
 def _embedded_bot_turn(table_id: int, version: int) -> None:
     time.sleep(settings.BOT_MOVE_DELAY_SECONDS)
     close_old_connections()

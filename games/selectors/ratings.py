@@ -26,9 +26,10 @@ from django.db.models.functions import Coalesce
 
 from accounts.models import User
 from games.catalog import playable_games
-from games.models import Rating, RatingChange, Seat, Table
+from games.models import PlayerPace, Rating, RatingChange, Seat, Table
 from games.rules import Rules, get_rules
 from games.selectors.charts import Chart, rating_chart
+from games.selectors.pace import PACE_MIN_MOVES, pace_of
 from games.selectors.solo import solo_level_name, solo_opponent, solo_result
 
 # Fewer rated games than this and a player is listed apart, as provisional.
@@ -133,11 +134,15 @@ class Profile:
     solo_records: list[SoloRecord]
     running: list[Table]
     finished: Page
+    # As the periodic job stored it (None: no game in its window).
+    pace: PlayerPace | None = None
     provisional_games: int = PROVISIONAL_GAMES
+    pace_min_moves: int = PACE_MIN_MOVES
 
 
 def profile_for(player: User, *, page: str | int | None = 1) -> Profile:
-    """A player's ratings, chart, record, running and finished games. 9 queries."""
+    """A player's ratings, chart, record, pace, running and finished games. 9 queries, and one
+    for the pace unless ``player`` was read with it (``select_related("pace")``)."""
     names = {rules.slug: rules.name for rules in playable_games()}
     records, solo_records = _records(player, names)
     return Profile(
@@ -152,6 +157,7 @@ def profile_for(player: User, *, page: str | int | None = 1) -> Profile:
             ).order_by("-started_at", "-pk")[:RUNNING_LIMIT]
         ),
         finished=_finished_page(player, page),
+        pace=pace_of(player),
     )
 
 

@@ -15,6 +15,7 @@ from accounts.models import Vacation
 from games.errors import NotFound
 from games.models import Seat, Table
 from games.rules import AnyRules, get_rules
+from games.selectors.pace import SEAT_PACE
 
 
 def table_rules(*, table: Table) -> AnyRules:
@@ -32,9 +33,10 @@ def table_locked(*, table_id: int) -> Table:
 def table_seats(*, table: Table) -> list[Seat]:
     """The table's seats with their users, each marked ``on_vacation`` (its player is away now).
 
-    One query: a turn that starts for a player on vacation keeps its clock standing.
+    One query: a turn that starts for a player on vacation keeps its clock standing. Their
+    pace is joined too, so that the new board a move draws needs no query for its badges.
     """
     away = Vacation.objects.filter(
         user_id=OuterRef("user_id"), ended_at__isnull=True, starts_at__lte=timezone.now()
     )
-    return list(table.seats.select_related("user").annotate(on_vacation=Exists(away)))
+    return list(table.seats.select_related("user", SEAT_PACE).annotate(on_vacation=Exists(away)))

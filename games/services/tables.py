@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from django.db import IntegrityError, transaction
-from django.utils import timezone
+from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 
 from accounts.models import User
@@ -21,6 +21,7 @@ from games.bots import BOT_LEVELS
 from games.catalog import playable_rules
 from games.errors import Conflict, Forbidden, GameError
 from games.models import Seat, Table
+from games.selectors.pace import MOST_TIMEOUTS_PER_100, pace_admits, pace_of
 from games.selectors.rematches import REMATCH_AGE
 from games.services import events
 from games.services.moves import state_store
@@ -51,6 +52,19 @@ def table_settings_checked(
     return options
 
 
+def pace_requirement_checked(*, max_timeouts_per_100: int | None) -> int | None:
+    """A required pace as a table or a tournament stores it, or a ``GameError``: None (none
+    required) or a whole number of timeouts per 100 moves from 1 to ``MOST_TIMEOUTS_PER_100``."""
+    if max_timeouts_per_100 is None:
+        return None
+    if not 1 <= max_timeouts_per_100 <= MOST_TIMEOUTS_PER_100:
+        raise GameError(
+            _("Require a pace of 1 to %(most)d timeouts per 100 moves.")
+            % {"most": MOST_TIMEOUTS_PER_100}
+        )
+    return max_timeouts_per_100
+
+
 @transaction.atomic
 def table_create(
     *,
@@ -60,9 +74,11 @@ def table_create(
     seconds_per_move: int,
     options: dict[str, Any] | None = None,
     rated: bool = True,
+    pace_max_timeouts_per_100: int | None = None,
 ) -> Table:
     """Opens a table and seats its creator at the first seat. A game played alone is against
-    the game, never rated (``rated`` is ignored for one seat)."""
+    the game, never rated (``rated`` is ignored for one seat). ``pace_max_timeouts_per_100``:
+    who joins must have fewer timeouts per 100 moves (``table_join``); the creator sets it."""
     options = table_settings_checked(
         game=game, num_seats=num_seats, seconds_per_move=seconds_per_move, options=options
     )
@@ -73,6 +89,9 @@ def table_create(
         options=options,
         created_by=user,
         rated=rated and num_seats > 1,
+        pace_max_timeouts_per_100=pace_requirement_checked(
+            max_timeouts_per_100=pace_max_timeouts_per_100
+        ),
     )
     Seat.objects.create(table=table, position=0, user=user)
     if num_seats == 1:
@@ -114,7 +133,8 @@ def table_create_seated(
 
 @transaction.atomic
 def table_join(*, table_id: int, user: User) -> Table:
-    """Seats ``user`` at the first free seat; the game starts when the table is full."""
+    """Seats ``user`` at the first free seat; the game starts when the table is full. A table
+    that requires a pace refuses a player whose stored pace falls short (``_refuse_slow``)."""
     table = table_locked(table_id=table_id)
     seats = list(table.seats.all())
     if any(seat.user_id == user.pk for seat in seats):
@@ -128,6 +148,7 @@ def table_join(*, table_id: int, user: User) -> Table:
     if not free:
         raise Conflict(_("This table is full."))
     _refuse_barred(user, seats)
+    _refuse_slow(table, user)
     try:
         with transaction.atomic():
             Seat.objects.create(table=table, position=free[0], user=user)
@@ -341,6 +362,24 @@ def _refuse_barred(user: User, seats: list[Seat]) -> None:
         raise Forbidden(_("You blocked a player at this table: you cannot play with them."))
     if barred:
         raise Forbidden(_("This table is not open to you."))
+
+
+def _refuse_slow(table: Table, user: User) -> None:
+    """The pace its creator required, read from the player's stored row (no query without a
+    requirement). A player with fewer than ``PACE_MIN_MOVES`` moves in the window is admitted
+    (``selectors.pace.pace_admits``): too short a record to judge."""
+    limit = table.pace_max_timeouts_per_100
+    if limit is None:
+        return
+    pace = pace_of(user)
+    if pace is not None and not pace_admits(pace, limit):
+        raise Forbidden(
+            _(
+                "This table is open to players with fewer than %(limit)d timeouts per 100 moves;"
+                " you had %(yours)s over the last 90 days."
+            )
+            % {"limit": limit, "yours": formats.number_format(pace.timeouts_per_100, 1)}
+        )
 
 
 def _bump(table: Table) -> None:

@@ -13,6 +13,8 @@ from collections.abc import Iterable
 from typing import Any
 
 from django import template
+from django.utils.html import conditional_escape, escape
+from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import pgettext
 
 register = template.Library()
@@ -30,6 +32,16 @@ def and_list(items: Iterable[Any]) -> str:
     # Translators: a list of names: first is all but the last, joined by the separator above.
     pattern = pgettext("list of names", "%(first)s and %(last)s")
     return pattern % {"first": separator.join(names[:-1]), "last": names[-1]}
+
+
+def and_list_html(items: Iterable[Any]) -> SafeString:
+    """``and_list`` of HTML parts (each escaped unless safe already): a name with its badge."""
+    parts = [str(conditional_escape(item)) for item in items]
+    if len(parts) < 2:
+        return mark_safe("".join(parts))
+    separator = escape(pgettext("list of names", ", "))
+    pattern = escape(pgettext("list of names", "%(first)s and %(last)s"))
+    return mark_safe(pattern % {"first": separator.join(parts[:-1]), "last": parts[-1]})
 
 
 @register.filter

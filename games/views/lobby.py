@@ -17,7 +17,7 @@ from games.catalog import playable_games, playable_rules
 from games.errors import GameError
 from games.forms.tables import (
     BotTableForm,
-    TableCreateForm,
+    OpenTableForm,
     bot_table_seats,
 )
 from games.rules import AnyRules
@@ -31,13 +31,13 @@ def lobby(request: HttpRequest) -> HttpResponse:
     return render(request, "tables/lobby.html", _lobby_context(request))
 
 
-def play_forms(rules: AnyRules, bound: TableCreateForm | None = None) -> dict[str, Any]:
+def play_forms(rules: AnyRules, bound: OpenTableForm | None = None) -> dict[str, Any]:
     """What "play now" shows for one game: the "open a table" form and the bot table's size."""
-    form = bound if bound is not None and bound.rules is rules else TableCreateForm(rules=rules)
+    form = bound if bound is not None and bound.rules is rules else OpenTableForm(rules=rules)
     return {"rules": rules, "form": form, "bot_seats": bot_table_seats(rules)}
 
 
-def _lobby_context(request: HttpRequest, bound: TableCreateForm | None = None) -> dict[str, Any]:
+def _lobby_context(request: HttpRequest, bound: OpenTableForm | None = None) -> dict[str, Any]:
     games = [play_forms(rules, bound) for rules in playable_games()]
     lobby = lobby_for(request.user)
     if request.user.is_authenticated and lobby.my_tables:
@@ -62,7 +62,7 @@ def table_create(request: SignedInRequest) -> HttpResponse:
     if rules is None:
         messages.error(request, _("There is no such game."))
         return render(request, "tables/lobby.html", _lobby_context(request), status=400)
-    form = TableCreateForm(request.POST, rules=rules)
+    form = OpenTableForm(request.POST, rules=rules)
     if not form.is_valid():
         messages.error(request, _("Please choose a number of players and a time per move."))
         return render(request, "tables/lobby.html", _lobby_context(request, form), status=400)

@@ -27,7 +27,9 @@ def leaderboard(request: HttpRequest, game: str) -> HttpResponse:
 
 @require_GET
 def player_profile(request: HttpRequest, username: str) -> HttpResponse:
-    player = get_object_or_404(User, username=username, is_active=True)
+    player = get_object_or_404(
+        User.objects.select_related("pace"), username=username, is_active=True
+    )
     profile = profile_for(player, page=request.GET.get("page"))
     extra = mark_safe("".join(panel(request, player) for panel in extensions.profile_panels))
     return render(request, "accounts/player.html", {"profile": profile, "extra_panels": extra})

@@ -21,6 +21,7 @@ from games import boards, extensions, submissions
 from games.catalog import get_game
 from games.errors import GameError
 from games.models import Seat, Table
+from games.selectors.pace import SEAT_PACE
 from games.selectors.tables import table_page_for
 from games.services import tables as table_services
 from games.services.presence import PRESENCE_REFRESH, seat_presence_touch
@@ -109,7 +110,7 @@ def table_detail(request: HtmxHttpRequest, table_id: int) -> HttpResponse:
             return HttpResponse(status=204)
     table = get_object_or_404(Table, pk=table_id)
     _touch_presence(request, table_id)
-    seats = list(table.seats.select_related("user"))
+    seats = list(table.seats.select_related("user", SEAT_PACE))
     if request.htmx:
         audience = boards.Audience.of(request.user, seats)
         return HttpResponse(boards.board_for(table, audience, seats).html)

@@ -17,8 +17,9 @@ from accounts.models import User
 from accounts.relations import barred_among
 from games.errors import Conflict, Forbidden, GameError, NotFound
 from games.models import Rating, Seat, Table
+from games.selectors.pace import pace_admits, pace_of
 from games.selectors.vacations import vacation_current
-from games.services.tables import table_settings_checked
+from games.services.tables import pace_requirement_checked, table_settings_checked
 from tournaments.models import (
     MATCH_GAMES,
     TWO_PLAYER_FORMATS,
@@ -56,6 +57,7 @@ class TournamentSettings:
     min_rating: float | None = None
     min_finished_games: int = 0
     no_vacations: bool = False
+    pace_max_timeouts_per_100: int | None = None
     match_games: int = 1
     round_window: dt.timedelta | None = None
     start_within: dt.timedelta | None = None
@@ -114,6 +116,7 @@ def _checked(chosen: TournamentSettings, now: dt.datetime) -> dict[str, Any]:
         raise GameError(_("That lowest rating is out of range."))
     if not 0 <= chosen.min_finished_games <= 10000:
         raise GameError(_("That number of finished games is out of range."))
+    pace = pace_requirement_checked(max_timeouts_per_100=chosen.pace_max_timeouts_per_100)
     return {
         "name": name,
         "game": chosen.game,
@@ -129,6 +132,7 @@ def _checked(chosen: TournamentSettings, now: dt.datetime) -> dict[str, Any]:
         "min_rating": chosen.min_rating,
         "min_finished_games": chosen.min_finished_games,
         "no_vacations": bool(chosen.no_vacations),
+        "pace_max_timeouts_per_100": pace,
         "match_games": chosen.match_games,
         "round_window": window,
         "start_within": within,
@@ -192,6 +196,7 @@ def _may_enter(tournament: Tournament, user: User) -> None:
         raise Forbidden(
             _("This tournament is for players not on vacation: end your vacation to enter.")
         )
+    _may_enter_at_pace(tournament, user)
     others = list(
         tournament.entries.filter(withdrawn_at__isnull=True).values_list("user_id", flat=True)
     )
@@ -200,6 +205,23 @@ def _may_enter(tournament: Tournament, user: User) -> None:
         raise Forbidden(_("You blocked a player in this tournament from games with you."))
     if barred.by_them:
         raise Forbidden(_("You cannot enter this tournament."))
+
+
+def _may_enter_at_pace(tournament: Tournament, user: User) -> None:
+    """The pace its creator required, read from games' stored row: a player with too few
+    moves in its window to judge is admitted (``games.selectors.pace.pace_admits``)."""
+    limit = tournament.pace_max_timeouts_per_100
+    if limit is None:
+        return
+    pace = pace_of(user)
+    if pace is not None and not pace_admits(pace, limit):
+        raise Forbidden(
+            _(
+                "This tournament is for players with fewer than %(limit)d timeouts per 100"
+                " moves; you had %(yours)s over the last 90 days."
+            )
+            % {"limit": limit, "yours": formats.number_format(pace.timeouts_per_100, 1)}
+        )
 
 
 @transaction.atomic

@@ -19,7 +19,7 @@ from games.services.tables import table_create, table_join, table_rematch
 from tests.conftest import client_for, play_random_moves, user_at
 from tests.factories import UserFactory
 from tests.games.rated_games import finished_game
-from tests.support.page_queries import TABLE_PAGE_QUERIES
+from tests.support.page_queries import LOBBY_QUERIES, TABLE_PAGE_QUERIES
 
 pytestmark = pytest.mark.django_db
 
@@ -39,7 +39,6 @@ def the_move_alone():
     table_events.connect(tournament_jobs.on_table_events, dispatch_uid="tournament-results")
 
 
-LOBBY_QUERIES = 9  # with the unread chat lines of the player's tables, one query for all
 POLL_QUERIES = 1
 
 
