@@ -175,6 +175,14 @@ class User(AbstractUser):
     calendar_key = models.CharField(
         max_length=64, null=True, blank=True, unique=True, editable=False
     )
+    # A program plays this account through the API (api/): its name says so everywhere, and it
+    # stays a bot for good. A person's games against bot accounts are rated only if they opt in.
+    is_bot = models.BooleanField(_("bot account"), default=False, editable=False)
+    rated_against_bots = models.BooleanField(
+        _("rate my games against bot accounts"),
+        default=False,
+        help_text=_("Programs that play through the API; the site's own bots are never rated."),
+    )
     # Set when mail to ``email`` bounced or was reported as spam (accounts.mail_stops): no
     # reminder or notification e-mail goes to it until the player sets a confirmed address.
     email_stopped_at = models.DateTimeField(_("e-mail stopped"), null=True, blank=True)
@@ -186,7 +194,10 @@ class User(AbstractUser):
     def public_name(self) -> str:
         if self.closed_at is not None:
             return str(_("a former player"))  # in the language of the page or e-mail
-        return self.display_name or self.username
+        name = self.display_name or self.username
+        if self.is_bot:
+            return str(_("%(name)s (bot)") % {"name": name})
+        return name
 
     @property
     def is_closed(self) -> bool:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from typing import Any
 
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.utils.translation import gettext as _
@@ -17,10 +18,13 @@ def refusal(message: str, status: int, **extra: object) -> JsonResponse:
 
 
 def handlers_install(api: NinjaAPI) -> None:
-    def on_game_error(request: HttpRequest, exc: GameError) -> HttpResponse:
+    """Each handler takes ``exc: Any``: ninja's type for a handler wants the exception or its
+    class."""
+
+    def on_game_error(request: HttpRequest, exc: Any) -> HttpResponse:
         return refusal(exc.message, exc.status)
 
-    def on_validation(request: HttpRequest, exc: ValidationError) -> HttpResponse:
+    def on_validation(request: HttpRequest, exc: Any) -> HttpResponse:
         fields = [".".join(str(part) for part in error.get("loc", ())) for error in exc.errors]
         return refusal(
             _("The request could not be read: %(fields)s.") % {"fields": ", ".join(fields)},
@@ -28,7 +32,7 @@ def handlers_install(api: NinjaAPI) -> None:
             detail=[{"loc": e.get("loc"), "msg": e.get("msg")} for e in exc.errors],
         )
 
-    def on_throttled(request: HttpRequest, exc: Throttled) -> HttpResponse:
+    def on_throttled(request: HttpRequest, exc: Any) -> HttpResponse:
         wait = max(1, math.ceil(exc.wait or 1))
         response = refusal(
             _("Too many requests with this token: wait %(seconds)d s.") % {"seconds": wait}, 429
@@ -36,16 +40,16 @@ def handlers_install(api: NinjaAPI) -> None:
         response["Retry-After"] = str(wait)
         return response
 
-    def on_authentication(request: HttpRequest, exc: AuthenticationError) -> HttpResponse:
+    def on_authentication(request: HttpRequest, exc: Any) -> HttpResponse:
         message = exc.message if exc.message != "Unauthorized" else _("This token is not valid.")
         response = refusal(message, 401)
         response["WWW-Authenticate"] = 'Bearer realm="api"'
         return response
 
-    def on_http_error(request: HttpRequest, exc: HttpError) -> HttpResponse:
+    def on_http_error(request: HttpRequest, exc: Any) -> HttpResponse:
         return refusal(exc.message, exc.status_code)
 
-    def on_not_found(request: HttpRequest, exc: Http404) -> HttpResponse:
+    def on_not_found(request: HttpRequest, exc: Any) -> HttpResponse:
         return refusal(_("There is no such thing here."), 404)
 
     api.add_exception_handler(GameError, on_game_error)
@@ -59,3 +63,8 @@ def handlers_install(api: NinjaAPI) -> None:
 def not_found(request: HttpRequest, rest: str = "") -> HttpResponse:
     """Any other address under /api/: a JSON 404, not the site's page."""
     return refusal(_("There is no such API endpoint: see /api/docs."), 404)
+
+
+def api_home(request: HttpRequest) -> HttpResponse:
+    """/api/ itself: where the reference is."""
+    return JsonResponse({"docs": "/api/docs", "openapi": "/api/openapi.json"})

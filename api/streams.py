@@ -14,13 +14,14 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-from collections.abc import AsyncIterator
-from typing import Any
+from collections.abc import AsyncIterator, Awaitable, Callable
+from typing import Any, TypeVar
 
 from asgiref.sync import sync_to_async
 from channels.layers import BaseChannelLayer, get_channel_layer
 from django.conf import settings
 from django.core.serializers.json import DjangoJSONEncoder
+from django.db import connection
 from django.http import HttpRequest, StreamingHttpResponse
 from ninja import NinjaAPI
 
@@ -45,6 +46,24 @@ Line = dict[str, Any]
 
 NDJSON = "application/x-ndjson"
 
+T = TypeVar("T")
+
+
+def _released(read: Callable[..., T]) -> Callable[..., Awaitable[T]]:
+    """``read`` in the stream's thread, and its database connection given back (to the pool)
+    after it: an open stream holds none while it waits. Else a web process's first streams
+    would take its whole pool (``DB_POOL_SIZE``, 8) for as long as they stay open, and every
+    other request of the process would wait for a connection, then fail."""
+
+    def run(*args: Any, **kwargs: Any) -> T:
+        try:
+            return read(*args, **kwargs)
+        finally:
+            if not connection.in_atomic_block:  # a caller's transaction (a test's) stays
+                connection.close()
+
+    return sync_to_async(run)
+
 
 class _Subscription:
     """One channel of the layer, in some groups; ``next`` waits for a message or a time."""
@@ -53,6 +72,9 @@ class _Subscription:
         self.layer: BaseChannelLayer | None = get_channel_layer()
         self.groups = groups
         self.channel = ""
+        # The receive that waits for the next message, kept across ``next``: cancelling a
+        # channels-redis receive may lose the message it was taking.
+        self.receiving: asyncio.Future[dict[str, Any]] | None = None
 
     async def __aenter__(self) -> _Subscription:
         if self.layer is not None:
@@ -65,6 +87,9 @@ class _Subscription:
         return self
 
     async def __aexit__(self, *exc: object) -> None:
+        if self.receiving is not None:
+            self.receiving.cancel()
+            await asyncio.gather(self.receiving, return_exceptions=True)
         if self.layer is not None and self.channel:
             for group in self.groups:
                 with contextlib.suppress(Exception):
@@ -74,10 +99,14 @@ class _Subscription:
         if self.layer is None:
             await asyncio.sleep(max(timeout, 0))
             return None
+        if self.receiving is None:
+            self.receiving = asyncio.ensure_future(self.layer.receive(self.channel))
+        done, _pending = await asyncio.wait({self.receiving}, timeout=max(timeout, 0.01))
+        if not done:
+            return None  # still waiting, not cancelled: it is there for the next call
+        received, self.receiving = self.receiving, None
         try:
-            return await asyncio.wait_for(self.layer.receive(self.channel), max(timeout, 0.01))
-        except TimeoutError:
-            return None
+            return received.result()
         except Exception:
             self.layer = None
             return None
@@ -100,30 +129,34 @@ class _Clock:
         return min(self.ping, self.check) - self.now()
 
 
-async def _ticks(token: AccessToken, subscription: _Subscription) -> AsyncIterator[str]:
-    """What happens next: "woken" (a message), "ping", "check", "refresh" or "revoked"; the
-    caller reads again on all but a ping."""
+PING: Line = {"type": "ping"}
+REVOKED_LINE: Line = {"type": "tokenRevoked"}
+
+
+async def _ticks(token: AccessToken, subscription: _Subscription) -> AsyncIterator[Line | None]:
+    """What happens next: None (a message came, or it is time to look again: the caller reads),
+    a ping line, or the revoked line (and the end), for the caller to pass on."""
     clock = _Clock()
-    token_live = sync_to_async(selectors.token_live)
+    token_live = _released(selectors.token_live)
     while True:
         message = await subscription.next(clock.wait())
         if message is not None and message.get("type") == REVOKED:
-            yield "revoked"
+            yield REVOKED_LINE
             return
         now = clock.now()
         if now >= clock.check:
             clock.check = now + TOKEN_CHECK
             if not await token_live(token.pk):
-                yield "revoked"
+                yield REVOKED_LINE
                 return
             if subscription.layer is None or now >= clock.refresh:
                 clock.refresh = now + REFRESH
-                yield "refresh"
+                yield None
         if message is not None:
-            yield "woken"
+            yield None
         if now >= clock.ping:
             clock.ping = now + KEEP_ALIVE
-            yield "ping"
+            yield PING
 
 
 def _account_state(user: User) -> tuple[dict[int, Line], dict[int, Line]]:
@@ -157,7 +190,7 @@ async def account_lines(token: AccessToken) -> AsyncIterator[Line]:
     """The account's stream: first what is current, then each change, and a ping now and then."""
     user = token.user
     groups = [user_group(user.pk), user_group_name(user.pk), token_group(token.pk)]
-    read = sync_to_async(_account_state)
+    read = _released(_account_state)
     async with _Subscription(groups) as subscription:
         state: tuple[dict[int, Line], dict[int, Line]] = ({}, {})
         current = await read(user)
@@ -165,11 +198,8 @@ async def account_lines(token: AccessToken) -> AsyncIterator[Line]:
             yield line
         state = current
         async for tick in _ticks(token, subscription):
-            if tick == "revoked":
-                yield {"type": "tokenRevoked"}
-                return
-            if tick == "ping":
-                yield {"type": "ping"}
+            if tick is not None:
+                yield tick
                 continue
             current = await read(user)
             for line in _account_lines(state, current):
@@ -185,19 +215,19 @@ async def table_lines(token: AccessToken, table_id: int, first: Line) -> AsyncIt
     """A table's stream: the whole table first (``first``), then the table at each new version;
     it ends with the game's end."""
     user = token.user
-    read = sync_to_async(selectors.table_data)
-    version_of = sync_to_async(_table_version)
-    yield {"type": "full", **first}
+    read = _released(selectors.table_data)
+    version_of = _released(_table_version)
     version = first["version"]
     if first["status"] == Table.Status.FINISHED:
+        yield {"type": "full", **first}
         return
     async with _Subscription([group_name(table_id), token_group(token.pk)]) as subscription:
-        async for tick in _ticks(token, subscription):
-            if tick == "revoked":
-                yield {"type": "tokenRevoked"}
-                return
-            if tick == "ping":
-                yield {"type": "ping"}
+        # In its groups before the first line: a reader that moves on seeing it is heard. A
+        # move made between reading ``first`` and joining told no one: look once at once.
+        yield {"type": "full", **first}
+        async for tick in _now_then(_ticks(token, subscription)):
+            if tick is not None:
+                yield tick
                 continue
             found = await version_of(table_id)
             if found is None:
@@ -209,6 +239,13 @@ async def table_lines(token: AccessToken, table_id: int, first: Line) -> AsyncIt
             yield {"type": "state", **data}
             if data["status"] == Table.Status.FINISHED:
                 return
+
+
+async def _now_then(ticks: AsyncIterator[Line | None]) -> AsyncIterator[Line | None]:
+    """A look (None) at once, then ``ticks``."""
+    yield None
+    async for tick in ticks:
+        yield tick
 
 
 def _response(lines: AsyncIterator[Line]) -> StreamingHttpResponse:
@@ -252,5 +289,5 @@ def routes_add(api: NinjaAPI) -> None:
         answers), then ``state`` at each new version, ``ping`` every 7 s; it ends with the
         game."""
         token = await sync_to_async(scope_required)(request, Scope.READ)
-        first = await sync_to_async(selectors.table_data)(table_id, token.user)
+        first = await _released(selectors.table_data)(table_id, token.user)
         return _response(table_lines(token, table_id, first))

@@ -17,6 +17,8 @@ from api.forms import RatedAgainstBotsForm, TokenForm
 from games.errors import GameError
 from games.views.requests import SignedInRequest
 
+NEW_TOKEN = "api-new-token"  # the session key of a token just made, until its page shows it
+
 
 def _page(
     request: SignedInRequest,
@@ -45,7 +47,7 @@ def _page(
 @login_required
 def tokens_page(request: SignedInRequest) -> HttpResponse:
     if request.method != "POST":
-        return _page(request)
+        return _page(request, secret=request.session.pop(NEW_TOKEN, ""))
     form = TokenForm(request.POST)
     if not form.is_valid():
         return _page(request, form=form, status=400)
@@ -56,7 +58,10 @@ def tokens_page(request: SignedInRequest) -> HttpResponse:
     except GameError as exc:
         form.add_error(None, exc.message)
         return _page(request, form=form, status=exc.status)
-    return _page(request, secret=secret)
+    # Shown by the page the browser is sent to, once: reloading it neither shows the token
+    # again nor posts the form again (which would make another).
+    request.session[NEW_TOKEN] = secret
+    return redirect(f"{reverse('api_tokens')}#token-secret")
 
 
 @login_required

@@ -6,7 +6,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 
-from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
+from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest, JsonResponse
 from django.utils.translation import gettext as _
 
 from config.errors import DATABASE_ERRORS, unavailable
@@ -41,5 +41,8 @@ class NullCharacterMiddleware:
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
         if "\x00" in request.path or "%00" in request.META.get("QUERY_STRING", ""):
-            return HttpResponseBadRequest(_("That address is not valid."))
+            message = _("That address is not valid.")
+            if request.path.startswith("/api/"):  # the API answers every refusal in JSON
+                return JsonResponse({"error": message}, status=400)
+            return HttpResponseBadRequest(message)
         return self.get_response(request)

@@ -101,11 +101,19 @@ INSTALLED_APPS = [
     "games",
     "community",
     "tournaments",
+    "ninja",  # its documentation page's files, served from here (no CDN)
+    "api",
 ]
 # The tournaments (issue 29): their pages, their links in the lobby and on profiles. An operator
 # may shut them (TOURNAMENTS_OPEN=0: every page a 404, no link); the sweep still plays out the
 # tournaments already running.
 TOURNAMENTS_OPEN = env_bool("TOURNAMENTS_OPEN", True)
+# The open API (api/): requests a token may make in a minute; more answer 429 with Retry-After.
+API_RATE_PER_MINUTE = int(os.environ.get("API_RATE_PER_MINUTE", "300"))
+# Its streams: a ping line this often (seconds), and the token checked this often, so that a
+# revoked token's open stream ends within it.
+API_STREAM_KEEP_ALIVE = float(os.environ.get("API_STREAM_KEEP_ALIVE", "7"))
+API_STREAM_TOKEN_CHECK = float(os.environ.get("API_STREAM_TOKEN_CHECK", "4"))
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",

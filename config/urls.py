@@ -36,4 +36,5 @@ urlpatterns = [
     path("", include("games.urls")),
     path("", include("community.urls")),
     path("", include("tournaments.urls")),
+    path("", include("api.urls")),
 ]

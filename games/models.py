@@ -198,7 +198,7 @@ class Seat(models.Model):
         """The seat's name; "empty seat" stays lazy, translated where it is shown."""
         user = self.user
         if user is not None:
-            if self.replaced_by_bot:
+            if self.replaced_by_bot and not user.is_bot:  # a bot account's name says so
                 return _("%(name)s (bot)") % {"name": user.public_name}
             return user.public_name
         if self.bot_level:

@@ -33,15 +33,21 @@ def challenges_of(user: User) -> Challenges:
     """Three lists in six queries (each list, and the invites of its challenges)."""
     now = timezone.now()
     live = {"status": Challenge.Status.PENDING, "expires_at__gt": now}
-    to_answer = _with_people(
-        Challenge.objects.filter(
-            **live,
-            invites__receiver=user,
-            invites__answer=ChallengeInvite.Answer.WAITING,
-        ).exclude(sender_id__in=out_of_sight(user.pk))
-    ).order_by("-created_at")
+    to_answer = challenges_to_answer(user)
     sent = _with_people(Challenge.objects.filter(**live, sender=user)).order_by("-created_at")
     mine = Challenge.objects.filter(sender=user) | Challenge.objects.filter(invites__receiver=user)
     ended = mine.exclude(status=Challenge.Status.PENDING, expires_at__gt=now).distinct()
     recent = _with_people(ended).order_by("-created_at")[:RECENT_SHOWN]
     return Challenges(list(to_answer), list(sent), list(recent))
+
+
+def challenges_to_answer(user: User) -> QuerySet[Challenge]:
+    """The open challenges waiting for ``user``'s answer, newest first (two queries)."""
+    return _with_people(
+        Challenge.objects.filter(
+            status=Challenge.Status.PENDING,
+            expires_at__gt=timezone.now(),
+            invites__receiver=user,
+            invites__answer=ChallengeInvite.Answer.WAITING,
+        ).exclude(sender_id__in=out_of_sight(user.pk))
+    ).order_by("-created_at")

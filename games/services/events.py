@@ -29,17 +29,20 @@ class TableChanged:
 
 @dataclass(frozen=True)
 class TurnStarted:
-    """The game now waits for these seats (their clocks started)."""
+    """The game now waits for these seats (their clocks started); ``user_ids``: their players
+    (for whoever tells them, without a query)."""
 
     table_id: int
     version: int
     positions: tuple[int, ...]
+    user_ids: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)
 class GameEnded:
     table_id: int
     version: int
+    user_ids: tuple[int, ...] = ()  # the players seated at the end
 
 
 @dataclass(frozen=True)

@@ -90,9 +90,13 @@ def state_store(
 
     found: list[Event] = [events.table_changed(table_id=table.pk, version=table.version)]
     if started:
-        found.append(events.TurnStarted(table.pk, table.version, tuple(started)))
+        movers = tuple(
+            seat.user_id for seat in seats if seat.position in started and seat.user_id is not None
+        )
+        found.append(events.TurnStarted(table.pk, table.version, tuple(started), movers))
     if outcome is not None:
-        found.append(events.GameEnded(table.pk, table.version))
+        players = tuple(seat.user_id for seat in seats if seat.user_id is not None)
+        found.append(events.GameEnded(table.pk, table.version, players))
     if any(seat.is_bot for seat in seats if seat.position in waiting):
         found.append(events.BotTurnDue(table.pk, table.version))
     return found

@@ -14,6 +14,7 @@ from itertools import groupby
 
 from openskill.models import PlackettLuce, PlackettLuceRating
 
+from accounts.models import User
 from games.models import Rating, RatingChange, Seat, Table
 
 MODEL = PlackettLuce()
@@ -32,11 +33,21 @@ def table_counts_for_ratings(*, table: Table, seats: Sequence[Seat]) -> bool:
     A seat a bot took over after timeouts still has its player, who is ranked last:
     that game counts (as a loss for them), unlike one against a bot from the start.
     """
-    return (
+    if not (
         table.rated
         and len(seats) >= 2
         and all(seat.user_id is not None and not seat.bot_level for seat in seats)
-    )
+    ):
+        return False
+    return _bot_accounts_agreed([seat.user for seat in seats if seat.user is not None])
+
+
+def _bot_accounts_agreed(users: Sequence[User]) -> bool:
+    """A bot account (a program on the API) is rated against people only if each of them opted
+    in; bots among themselves always are."""
+    if not any(user.is_bot for user in users):
+        return True
+    return all(user.is_bot or user.rated_against_bots for user in users)
 
 
 def rate(

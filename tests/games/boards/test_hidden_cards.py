@@ -1,4 +1,5 @@
-"""Hidden cards never reach the wrong player, in HTML, JSON or websocket frames, in every game.
+"""Hidden cards never reach the wrong player, in HTML, JSON, the API or websocket frames, in every
+game.
 
 For many random positions, the page, the board fragment, the socket's frame and the JSON a
 seat receives must be the same whether the cards it cannot see are the real ones or any
@@ -22,6 +23,7 @@ from games.models import Table
 from games.services.tables import table_create, table_join
 from tests.conftest import client_for, forget_boards, play_random_moves
 from tests.pages import without_per_response_tokens
+from tests.support.api import call, token_for
 
 pytestmark = pytest.mark.django_db
 
@@ -29,13 +31,15 @@ POSITIONS = 12
 GAMES = {"district-noir": 2, "slide": 3, "gnav": 4, "point-city": 2}
 
 
-def _received(client, table: Table, audience: boards.Audience) -> tuple[bytes, dict]:
+def _received(client, table: Table, audience: boards.Audience, secret: str) -> tuple[bytes, dict]:
     html = client.get(reverse("table_detail", args=[table.pk])).content
     html += client.get(reverse("table_detail", args=[table.pk]), HTTP_HX_REQUEST="true").content
     html += client.get(reverse("table_log", args=[table.pk])).content  # the whole log
     # What the table's socket sends this page (a push, or the answer to its hello).
     html += boards.changed_since(table.pk, audience, boards.SentParts()).encode()
     data = client.get(reverse("table_view_json", args=[table.pk])).json()
+    # The API's answer for the same seat (api/): the same view, nothing more.
+    data["api"] = call("get", f"/api/tables/{table.pk}", secret).json()
     return without_per_response_tokens(html), data
 
 
@@ -69,8 +73,9 @@ def test_a_seat_receives_nothing_that_depends_on_cards_it_cannot_see(game_table,
     seated = [(s.position, s.user) for s in table.seats.select_related("user")]
     for seat, user in [*seated, (None, carol)]:
         client = client_for(user)
+        secret = token_for(user, "read")
         audience = boards.Audience(seat, user.pk)
-        html, data = _received(client, table, audience)
+        html, data = _received(client, table, audience, secret)
         view = rules.view(rules.from_json(real), seat)
         observer = 0 if seat is None else seat
         other = rules.sample_state(rules.view(rules.from_json(real), observer), observer, rng)
@@ -78,11 +83,13 @@ def test_a_seat_receives_nothing_that_depends_on_cards_it_cannot_see(game_table,
             # A spectator knows less than a seat: redraw what seat 0 cannot see either.
             assert rules.view(other, None) == view
         _with_state(table, rules.to_json(other))
-        html_other, data_other = _received(client, table, audience)
+        html_other, data_other = _received(client, table, audience, secret)
         _with_state(table, real)
         assert data_other == data
         assert html_other == html
         assert json.loads(json.dumps(data["view"])) == view
+        assert data["api"]["view"] == data["view"]
+        assert data["api"]["seat"] == seat
 
 
 def test_the_opponents_hand_and_the_removed_cards_are_not_in_the_json(running_table):
