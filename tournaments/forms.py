@@ -12,7 +12,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext_lazy
 
-from games.selectors.pace import MOST_TIMEOUTS_PER_100, PACE_MIN_MOVES
+from games.forms.tables import pace_requirement_field
 from tournaments.models import MATCH_GAMES, Format
 
 
@@ -48,19 +48,14 @@ class TournamentForm(forms.Form):
         required=False,
         help_text=_("Players who enter agree to take no vacation while it runs."),
     )
-    pace_max_timeouts_per_100 = forms.IntegerField(
-        label=_("Require fewer than N timeouts per 100 moves"),
-        min_value=1,
-        max_value=MOST_TIMEOUTS_PER_100,
-        required=False,
-        help_text=ngettext_lazy(
+    pace_max_timeouts_per_100 = pace_requirement_field(
+        ngettext_lazy(
             "Counted over the last 90 days; a player with fewer than %(moves)d move is always"
             " welcome. Empty: anyone may enter.",
             "Counted over the last 90 days; a player with fewer than %(moves)d moves is always"
             " welcome. Empty: anyone may enter.",
             "moves",
         )
-        % {"moves": PACE_MIN_MOVES},
     )
     match_games = forms.TypedChoiceField(
         label=_("Games a match (single elimination)"),

@@ -133,23 +133,30 @@ class TableCreateForm(forms.Form):
         }
 
 
-class OpenTableForm(TableCreateForm):
-    """A table opened in the lobby, for anyone to join: its settings, and a pace its creator
-    may require of who joins (a challenge or a tournament seats its players otherwise)."""
-
-    pace_max_timeouts_per_100 = forms.IntegerField(
+def pace_requirement_field(help_text: Any) -> forms.IntegerField:
+    """The pace a table's or tournament's creator may require: fewer than N timeouts per 100
+    moves; ``help_text`` (a lazy plural) says who is welcome anyway."""
+    return forms.IntegerField(
         label=_("Require fewer than N timeouts per 100 moves"),
         min_value=1,
         max_value=MOST_TIMEOUTS_PER_100,
         required=False,
-        help_text=ngettext_lazy(
+        help_text=help_text % {"moves": PACE_MIN_MOVES},
+    )
+
+
+class OpenTableForm(TableCreateForm):
+    """A table opened in the lobby, for anyone to join: its settings, and a pace its creator
+    may require of who joins (a challenge or a tournament seats its players otherwise)."""
+
+    pace_max_timeouts_per_100 = pace_requirement_field(
+        ngettext_lazy(
             "Counted over the last 90 days; a player with fewer than %(moves)d move is always"
             " welcome. Empty: anyone may join.",
             "Counted over the last 90 days; a player with fewer than %(moves)d moves is always"
             " welcome. Empty: anyone may join.",
             "moves",
         )
-        % {"moves": PACE_MIN_MOVES},
     )
 
     def __init__(self, *args: Any, rules: Rules, **kwargs: Any) -> None:

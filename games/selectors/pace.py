@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from django.db.models.fields.related import ForeignObject
+from django.utils import formats
 
 from accounts.models import User
 from games.models import PlayerPace, Seat
@@ -107,3 +108,14 @@ def pace_admits(pace: PlayerPace | None, max_timeouts_per_100: int | None) -> bo
     if max_timeouts_per_100 is None or pace is None or pace.moves < PACE_MIN_MOVES:
         return True
     return pace.timeouts_per_100 < max_timeouts_per_100
+
+
+def pace_refused(user: User, max_timeouts_per_100: int | None) -> str | None:
+    """The player's timeouts per 100 moves, written for a sentence, if a required pace refuses
+    them (``pace_admits``); None if they are welcome. No query without a requirement."""
+    if max_timeouts_per_100 is None:
+        return None
+    pace = pace_of(user)
+    if pace is None or pace_admits(pace, max_timeouts_per_100):
+        return None
+    return formats.number_format(pace.timeouts_per_100, 1)

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from django.db import IntegrityError, transaction
-from django.utils import formats, timezone
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.models import User
@@ -21,7 +21,7 @@ from games.bots import BOT_LEVELS
 from games.catalog import playable_rules
 from games.errors import Conflict, Forbidden, GameError
 from games.models import Seat, Table
-from games.selectors.pace import MOST_TIMEOUTS_PER_100, pace_admits, pace_of
+from games.selectors.pace import MOST_TIMEOUTS_PER_100, pace_refused
 from games.selectors.rematches import REMATCH_AGE
 from games.services import events
 from games.services.moves import state_store
@@ -369,16 +369,14 @@ def _refuse_slow(table: Table, user: User) -> None:
     requirement). A player with fewer than ``PACE_MIN_MOVES`` moves in the window is admitted
     (``selectors.pace.pace_admits``): too short a record to judge."""
     limit = table.pace_max_timeouts_per_100
-    if limit is None:
-        return
-    pace = pace_of(user)
-    if pace is not None and not pace_admits(pace, limit):
+    yours = pace_refused(user, limit)
+    if yours is not None:
         raise Forbidden(
             _(
                 "This table is open to players with fewer than %(limit)d timeouts per 100 moves;"
                 " you had %(yours)s over the last 90 days."
             )
-            % {"limit": limit, "yours": formats.number_format(pace.timeouts_per_100, 1)}
+            % {"limit": limit, "yours": yours}
         )
 
 

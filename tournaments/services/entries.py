@@ -17,7 +17,7 @@ from accounts.models import User
 from accounts.relations import barred_among
 from games.errors import Conflict, Forbidden, GameError, NotFound
 from games.models import Rating, Seat, Table
-from games.selectors.pace import pace_admits, pace_of
+from games.selectors.pace import pace_refused
 from games.selectors.vacations import vacation_current
 from games.services.tables import pace_requirement_checked, table_settings_checked
 from tournaments.models import (
@@ -211,16 +211,14 @@ def _may_enter_at_pace(tournament: Tournament, user: User) -> None:
     """The pace its creator required, read from games' stored row: a player with too few
     moves in its window to judge is admitted (``games.selectors.pace.pace_admits``)."""
     limit = tournament.pace_max_timeouts_per_100
-    if limit is None:
-        return
-    pace = pace_of(user)
-    if pace is not None and not pace_admits(pace, limit):
+    yours = pace_refused(user, limit)
+    if yours is not None:
         raise Forbidden(
             _(
                 "This tournament is for players with fewer than %(limit)d timeouts per 100"
                 " moves; you had %(yours)s over the last 90 days."
             )
-            % {"limit": limit, "yours": formats.number_format(pace.timeouts_per_100, 1)}
+            % {"limit": limit, "yours": yours}
         )
 
 
