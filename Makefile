@@ -98,8 +98,9 @@ bench-load: install
 ## Every bench, each writing its figures into docs/benchmarks.md: rules speed, the bots' speed
 ## and strength (bench/bots.py, 200 games per pairing; about 25 minutes on 2 cores), Gnav's
 ## ceiling (bench/gnav_ceiling.py), the CPU of one request (bench/boards.py), the HTML's bytes
-## with and without gzip (bench/page_bytes.py), a Swiss round's pairing (bench/pairing.py) and
-## the load test
+## with and without gzip (bench/page_bytes.py), a Swiss round's pairing (bench/pairing.py), the
+## API's streams (bench/streams.py: 500 open, their memory, a move's delay to the other seat's
+## stream; about 2 minutes) and the load test
 ## (python -m bench.load, about 6 minutes). Run it on a quiet machine: the latencies depend on it.
 bench: install
 	$(PY) bench/bots.py $(BENCH_ARGS)
@@ -107,4 +108,5 @@ bench: install
 	$(PY) bench/boards.py
 	$(PY) bench/page_bytes.py
 	$(PY) bench/pairing.py
+	$(PY) bench/streams.py $(BENCH_STREAMS_ARGS)
 	$(PY) -m bench.load $(BENCH_LOAD_ARGS)
