@@ -88,8 +88,10 @@ class _Subscription:
 
     async def __aexit__(self, *exc: object) -> None:
         if self.receiving is not None:
+            # Not awaited: channels-redis finishes a cancelled receive only when its blocking
+            # pop returns (up to 5 s), which would hold the stream's end back as long.
             self.receiving.cancel()
-            await asyncio.gather(self.receiving, return_exceptions=True)
+            self.receiving = None
         if self.layer is not None and self.channel:
             for group in self.groups:
                 with contextlib.suppress(Exception):
