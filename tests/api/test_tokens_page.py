@@ -17,6 +17,8 @@ from tests.support.api import call, token_for
 
 pytestmark = pytest.mark.django_db
 
+PAGE_QUERIES = 3  # the API settings page, however many tokens it lists
+
 
 def _secret_in(html: str) -> str:
     found = re.search(r'id="token-value" readonly value="(ctp_[^"]+)"', html)
@@ -75,3 +77,13 @@ def test_a_closed_accounts_tokens_stop_and_the_export_names_them_without_secrets
     assert token.key_hash not in str(exported) and secret not in str(exported)
     account_close(user=alice)
     assert call("get", "/api/account", secret).status_code == 401
+
+
+@pytest.mark.parametrize("count", [1, 6])
+def test_the_page_costs_the_same_with_one_token_or_six(alice, count, django_assert_max_num_queries):
+    for _ in range(count):
+        token_for(alice, "read")
+    client = client_for(alice)
+    client.get(reverse("api_tokens"))
+    with django_assert_max_num_queries(PAGE_QUERIES):
+        assert client.get(reverse("api_tokens")).status_code == 200

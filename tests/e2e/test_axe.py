@@ -27,6 +27,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from accounts.models import Block, Follow, User
+from api.services import token_make
 from community.models import Challenge, ChatLine
 from community.services.challenges import challenge_create, challenge_decline
 from games.catalog import playable_games
@@ -128,7 +129,9 @@ def the_visits(me: User, players: list[User]) -> list[Visit]:
     )
     for player in (me, follower):
         Entry.objects.create(tournament=tournament, user=player)
+    token_make(user=me, name="my bot", scopes=["read", "play"])  # the API page lists it
     visits += [
+        Visit("API and bots", reverse("api_tokens"), me.username),
         Visit("people", reverse("people"), me.username),
         Visit("a friend's profile", reverse("player_profile", args=[friend.username]), me.username),
         Visit("a blocked profile", reverse("player_profile", args=[blocked.username]), me.username),
