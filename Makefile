@@ -100,7 +100,10 @@ bench-load: install
 ## ceiling (bench/gnav_ceiling.py), the CPU of one request (bench/boards.py), the HTML's bytes
 ## with and without gzip (bench/page_bytes.py), a Swiss round's pairing (bench/pairing.py), the
 ## API's streams (bench/streams.py: 500 open, their memory, a move's delay to the other seat's
-## stream; about 2 minutes) and the load test
+## stream; about 3 minutes), what a socket's deflate keeps and sends (bench/deflate.py), the
+## open table pages of one web process (bench/pages.py: 1,000 and 5,000 websockets, their
+## memory and a move's push to them), years of data (python -m bench.years: pages and sweeps
+## on a database of 1,000,000 finished tables, 17 GB; about 45 minutes) and the load test
 ## (python -m bench.load, about 6 minutes). Run it on a quiet machine: the latencies depend on it.
 bench: install
 	$(PY) bench/bots.py $(BENCH_ARGS)
@@ -109,4 +112,7 @@ bench: install
 	$(PY) bench/page_bytes.py
 	$(PY) bench/pairing.py
 	$(PY) bench/streams.py $(BENCH_STREAMS_ARGS)
+	$(PY) bench/deflate.py
+	$(PY) bench/pages.py $(BENCH_PAGES_ARGS)
+	$(PY) -m bench.years $(BENCH_YEARS_ARGS)
 	$(PY) -m bench.load $(BENCH_LOAD_ARGS)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import Any
 
 from django.conf import settings
@@ -15,7 +16,8 @@ from community.models import Challenge
 from community.selectors.challenges import challenges_of, challenges_to_answer
 from games.errors import NotFound
 from games.models import Seat, Table
-from games.selectors.tables import table_page_for
+from games.rules import get_rules
+from games.selectors.tables import TablePage, table_page_for
 
 
 def token_for_secret(secret: str) -> AccessToken | None:
@@ -29,11 +31,14 @@ def token_for_secret(secret: str) -> AccessToken | None:
     )
 
 
-def token_live(token_id: int) -> bool:
-    """Whether the token still works (an open stream asks now and then)."""
-    return AccessToken.objects.filter(
-        pk=token_id, revoked_at__isnull=True, user__is_active=True
-    ).exists()
+def tokens_live(token_ids: Collection[int]) -> set[int]:
+    """Which of these tokens still work (one query): a web process asks for all its open
+    streams' tokens at once, now and then."""
+    return set(
+        AccessToken.objects.filter(
+            pk__in=list(token_ids), revoked_at__isnull=True, user__is_active=True
+        ).values_list("pk", flat=True)
+    )
 
 
 def tokens_of(user: User) -> list[AccessToken]:
@@ -101,7 +106,42 @@ def table_data(table_id: int, user: User, seats: list[Seat] | None = None) -> di
     table = Table.objects.filter(pk=table_id).first()
     if table is None:
         raise NotFound(_("There is no such table."))
-    page = table_page_for(table, user, seats)
+    return _page_data(table_page_for(table, user, seats))
+
+
+def table_with_seats(table_id: int) -> tuple[Table, list[Seat]] | None:
+    """The table and its seats, their players loaded (two queries), or None: what
+    ``table_data_at`` draws every audience's data from."""
+    table = Table.objects.filter(pk=table_id).first()
+    if table is None:
+        return None
+    return table, list(table.seats.select_related("user"))
+
+
+def table_versions(table_ids: Collection[int]) -> dict[int, int]:
+    """The version of each of these tables that exists, by id (one query): a web process's
+    look at the tables its open streams show, now and then."""
+    return dict(Table.objects.filter(pk__in=list(table_ids)).values_list("pk", "version"))
+
+
+def seat_of(seats: list[Seat], user: User) -> int | None:
+    """``user``'s position among ``seats``, or None (a spectator), as ``table_data`` finds it."""
+    return next((seat.position for seat in seats if seat.user_id == user.pk), None)
+
+
+def table_data_at(table: Table, seats: list[Seat], position: int | None) -> dict[str, Any]:
+    """``table_data`` for whoever sits at ``position`` (None: a spectator), from a table and
+    seats already read: no query. The caller finds the position with ``seat_of`` from these
+    same seats, for the reader it sends the data to."""
+    view = None
+    if table.state is not None:
+        rules = get_rules(table.game)
+        view = rules.view(rules.from_json(table.state), position)
+    return _page_data(TablePage(table=table, seats=seats, position=position, view=view))
+
+
+def _page_data(page: TablePage) -> dict[str, Any]:
+    table = page.table
     return {
         "id": table.pk,
         "game": table.game,

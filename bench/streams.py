@@ -11,10 +11,13 @@ tokens, and running District Noir tables, and then:
    accounts'). The web process's resident memory (``VmRSS``) is read before and once every
    stream has its first line: the difference per stream is what an open stream costs;
 2. lets ``--players`` players (two a table, each with a token of its own and an httpx async
-   client of its own) play District Noir as fast as they can for ``--seconds``: each waits on
-   its table's stream for a view where its seat is to act, posts a random legal action to
-   ``POST /api/tables/{id}/moves`` with that version, and a finished game is followed by a new
-   table for the same two (made through the games' service, as a challenge's accept would).
+   client of its own) play District Noir for ``--seconds`` at each pace of ``--think`` in turn
+   (default: 2 s, a human's pace, then 0, as fast as they can), the same streams open: each
+   waits on its table's stream for a view where its seat is to act, thinks a random time
+   around its pace (half to one and a half times it, as ``bench/load``'s players do), posts a
+   random legal action to ``POST /api/tables/{id}/moves`` with that version, and a finished
+   game is followed by a new table for the same two (made through the games' service, as a
+   challenge's accept would).
 
 For each move it measures the delay from the POST's answer (when the mover has it) to the
 ``state`` line of that version on the opponent's stream of the table, and from the POST's
@@ -24,7 +27,7 @@ clock. The API's rate limit is lifted for the bench (``API_RATE_PER_MINUTE``): t
 post far more than a person's 300 a minute.
 
     .venv/bin/python bench/streams.py                      # (part of make bench)
-    .venv/bin/python bench/streams.py --streams 100 --players 8 --seconds 10 --no-write
+    .venv/bin/python bench/streams.py --think 0 --streams 100 --players 8 --seconds 10 --no-write
 
 It writes its section into docs/benchmarks.md, between its own markers.
 """
@@ -62,7 +65,10 @@ GAME = "district-noir"
 AIM_MS = 50.0
 END = None  # a stream's queue ends with it
 OPEN_AT_ONCE = 50  # streams being opened at the same moment
-LINE_WAIT = 30.0  # seconds a player waits for its next line before it gives up
+LINE_WAIT = 30.0  # seconds a player waits for its next view before it gives up
+STOP_GRACE = 5.0  # seconds a player still waits for a view once the time is up
+SETTLE = 1.0  # seconds between two paces: the last moves' lines arrive
+PACES = [2.0, 0.0]  # a human's pace (#31's push aims are at 2 s), then as fast as they can
 
 
 @dataclass
@@ -134,6 +140,7 @@ class Player:
     seat: int
     rng: random.Random
     stream: Stream | None = None
+    last: tuple[float, dict[str, Any]] | None = None  # the latest view its stream brought
 
 
 @dataclass
@@ -285,17 +292,25 @@ async def streams_open(specs: list[tuple[Account, str, str, bool]]) -> list[Stre
     return streams
 
 
-async def play_game(player: Player, table_id: int, stop_at: float, record: Record) -> bool:
+async def play_game(
+    player: Player, table_id: int, stop_at: float, think: float, record: Record
+) -> bool:
     """This player's game, moved by its stream; whether the game finished."""
     assert player.stream is not None and player.stream.lines is not None
     account = player.account
     assert account.client is not None
     acted = -1
+    waited_since = time.monotonic()  # for the next view (pings do not count)
     while True:
+        now = time.monotonic()
+        give_up = waited_since + LINE_WAIT
+        if now >= stop_at:  # the last moves' lines, then no more waiting
+            give_up = min(give_up, max(stop_at, waited_since) + STOP_GRACE)
         try:
-            item = await asyncio.wait_for(player.stream.lines.get(), LINE_WAIT)
+            item = await asyncio.wait_for(player.stream.lines.get(), max(give_up - now, 0.01))
         except TimeoutError:
-            record.errors["no line for 30 s"] += 1
+            if time.monotonic() < stop_at:
+                record.errors[f"no view for {LINE_WAIT:g} s"] += 1
             return False
         if item is END:
             if player.stream.error:
@@ -304,6 +319,8 @@ async def play_game(player: Player, table_id: int, stop_at: float, record: Recor
         at, line = item
         if line["type"] not in ("full", "state"):
             continue
+        waited_since = time.monotonic()
+        player.last = item
         version = line["version"]
         record.arrivals[(table_id, player.seat, version)] = at
         if line["status"] == "finished":
@@ -317,6 +334,10 @@ async def play_game(player: Player, table_id: int, stop_at: float, record: Recor
             continue
         acted = version
         action = player.rng.choice(view["legal_actions"])
+        if think:
+            await asyncio.sleep(player.rng.uniform(0.5 * think, 1.5 * think))
+            if time.monotonic() >= stop_at:
+                return False
         sent = time.monotonic()
         try:
             answer = await account.client.post(
@@ -335,12 +356,22 @@ async def play_game(player: Player, table_id: int, stop_at: float, record: Recor
         record.moves[(table_id, answer.json()["version"])] = (player.seat, sent, answered)
 
 
-async def pair_play(pair: Pair, stop_at: float, record: Record) -> None:
-    """Game after game for these two until the time is up."""
+async def pair_play(pair: Pair, stop_at: float, think: float, record: Record) -> None:
+    """Game after game for these two until the time is up. Once one of them stops (its turn
+    came after the time, or its stream failed), so does the other: it would wait for a move
+    that will not come."""
     while True:
-        results = await asyncio.gather(
-            *(play_game(player, pair.table_id, stop_at, record) for player in pair.players)
-        )
+        games = [
+            asyncio.ensure_future(play_game(p, pair.table_id, stop_at, think, record))
+            for p in pair.players
+        ]
+        done, waiting = await asyncio.wait(games, return_when=asyncio.FIRST_COMPLETED)
+        if not all(game.result() for game in done):
+            for game in waiting:
+                game.cancel()
+            await asyncio.gather(*waiting, return_exceptions=True)
+            return
+        results = await asyncio.gather(*games)  # the game's end reaches the other too
         if not all(results):
             return
         record.games += 1
@@ -355,8 +386,28 @@ async def pair_play(pair: Pair, stop_at: float, record: Record) -> None:
         path = f"/api/stream/tables/{table_id}"
         for player in pair.players:
             player.stream = Stream(player.account, path, "player table", keep=True).start()
+            player.last = None
         pair.watching = [Stream(w, path, "watcher").start() for w in pair.watchers]
         record.streams_opened += 2 + len(pair.watching)
+
+
+def lines_settled(pairs: list[Pair]) -> None:
+    """Between two paces: each player's stream keeps only its latest view, which the next
+    pace starts from (the lines of the moves made before are no one's turn any more)."""
+    for pair in pairs:
+        for player in pair.players:
+            assert player.stream is not None and player.stream.lines is not None
+            queue, latest, ended = player.stream.lines, player.last, False
+            while not queue.empty():
+                item = queue.get_nowait()
+                if item is END:
+                    ended = True
+                elif item[1]["type"] in ("full", "state"):
+                    latest = item
+            if latest is not None:
+                queue.put_nowait(latest)
+            if ended:
+                queue.put_nowait(END)
 
 
 def delays(record: Record) -> dict[str, Any]:
@@ -460,45 +511,23 @@ async def run(args: argparse.Namespace, stack: Stack, plan: Plan, accounts: list
                 s for s in streams if s.kind == "watcher" and s.path.endswith(f"/{pair.table_id}")
             ]
 
-        idle_cpu = cpu_by_role(stack.roles)["web"]
+        idle_cpu = cpu_by_role(stack.roles, stack.db)["web"]
         idle_started = time.monotonic()
         await asyncio.sleep(args.idle_seconds)  # the streams open, nothing moving
         figures["open"]["web_cpu_idle"] = round(
-            (cpu_by_role(stack.roles)["web"] - idle_cpu) / (time.monotonic() - idle_started), 3
+            (cpu_by_role(stack.roles, stack.db)["web"] - idle_cpu)
+            / (time.monotonic() - idle_started),
+            3,
         )
 
-        record = Record()
-        spy = profile_start(args, web_pid)
-        cpu_before = cpu_by_role(stack.roles)
-        started = time.monotonic()
-        await asyncio.gather(
-            *(pair_play(pair, started + args.seconds, record) for pair in plan.pairs)
-        )
-        elapsed = time.monotonic() - started
-        cpu_after = cpu_by_role(stack.roles)
-        if spy is not None:
-            spy.wait(60)
-        played = process_status(web_pid)
+        figures["plays"] = []
+        for think in args.think:
+            if figures["plays"]:
+                await asyncio.sleep(SETTLE)
+                lines_settled(plan.pairs)
+            figures["plays"].append(await play(args, stack, plan, think))
+            print(f"pace {think:g} s: {json.dumps(figures['plays'][-1])}", flush=True)
         figures["db_connections_play"] = db_connections(stack)
-        figures["play"] = {
-            "seconds": round(elapsed, 1),
-            "games": record.games,
-            "moves_per_s": round(len(record.moves) / elapsed, 1),
-            "errors": dict(record.errors),
-            "streams_reopened": record.streams_opened,
-            "rss_mb_after": round(played["VmRSS"] / 1024, 1),
-            "threads_after": played["Threads"],
-            "cpu_ms_per_move": {
-                role: round(
-                    1000 * (cpu_after[role] - cpu_before[role]) / max(len(record.moves), 1), 2
-                )
-                for role in cpu_after
-            },
-            "cpu_share": {
-                role: round((cpu_after[role] - cpu_before[role]) / elapsed, 2) for role in cpu_after
-            },
-            **delays(record),
-        }
         every = streams + [p.stream for pair in plan.pairs for p in pair.players if p.stream]
         every += [s for pair in plan.pairs for s in pair.watching]
         for stream in every:
@@ -510,17 +539,59 @@ async def run(args: argparse.Namespace, stack: Stack, plan: Plan, accounts: list
     return figures
 
 
+async def play(args: argparse.Namespace, stack: Stack, plan: Plan, think: float) -> dict:
+    """One pace: every pair plays for ``--seconds``; its figures."""
+    web_pid = stack.roles["web"][0]
+    record = Record()
+    spy = profile_start(args, web_pid, think)
+    cpu_before = cpu_by_role(stack.roles, stack.db)
+    started = time.monotonic()
+    await asyncio.gather(
+        *(pair_play(pair, started + args.seconds, think, record) for pair in plan.pairs)
+    )
+    elapsed = time.monotonic() - started
+    cpu_after = cpu_by_role(stack.roles, stack.db)
+    if spy is not None:
+        spy.wait(60)
+    played = process_status(web_pid)
+    return {
+        "think": think,
+        "load_before": round(os.getloadavg()[0], 1),
+        "seconds": round(elapsed, 1),
+        "games": record.games,
+        "moves_per_s": round(len(record.moves) / elapsed, 1),
+        "errors": dict(record.errors),
+        "streams_reopened": record.streams_opened,
+        "rss_mb_after": round(played["VmRSS"] / 1024, 1),
+        "threads_after": played["Threads"],
+        "cpu_ms_per_move": {
+            role: round(1000 * (cpu_after[role] - cpu_before[role]) / max(len(record.moves), 1), 2)
+            for role in cpu_after
+        },
+        "cpu_share": {
+            role: round((cpu_after[role] - cpu_before[role]) / elapsed, 2) for role in cpu_after
+        },
+        **delays(record),
+    }
+
+
 # --- where the web process's time goes (optional) ---
 
 
-def profile_start(args: argparse.Namespace, pid: int) -> subprocess.Popen | None:
+def profile_path(args: argparse.Namespace, think: float) -> str:
+    """One profile a pace: ``--profile-out`` with the pace before its suffix."""
+    path = Path(args.profile_out)
+    return str(path.with_name(f"{path.stem}-think{think:g}{path.suffix}"))
+
+
+def profile_start(args: argparse.Namespace, pid: int, think: float) -> subprocess.Popen | None:
     """py-spy (``--py-spy``, not a dependency of the project) sampling the web process while
     the players play, only the samples that hold the GIL (the process is bound by it)."""
     if not args.py_spy:
         return None
     command = [args.py_spy, "record", "--pid", str(pid), "--gil", "--rate", "200"]
     command += ["--duration", str(max(int(args.seconds) - 1, 1)), "--format", "raw"]
-    command += ["--output", args.profile_out, "--nonblocking"]
+    command += ["--output", profile_path(args, think), "--nonblocking"]
     return subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 
@@ -556,59 +627,94 @@ def _where(frame: str) -> str:
 # --- the report ----------------------------------------------------------------------------
 
 
+def pace_name(think: float) -> str:
+    return f"thinking {think:g} s a move" if think else "as fast as they can"
+
+
 def markdown(figures: dict, command: str) -> str:
-    opened, play = figures["open"], figures["play"]
-    answer, send, post = play["from_answer_ms"], play["from_send_ms"], play["post_ms"]
-    aim = "met" if answer["p95"] <= AIM_MS else "missed"
-    cpu = ", ".join(f"{role} {ms}" for role, ms in play["cpu_ms_per_move"].items())
-    share = ", ".join(f"{role} {s}" for role, s in play["cpu_share"].items())
+    opened, plays = figures["open"], figures["plays"]
     kinds = ", ".join(f"{n} {kind}" for kind, n in opened["kinds"].items())
-    return "\n".join(
-        [
-            "### API streams (written by `bench/streams.py`)",
-            "",
-            f"`{command}` on {figures['when']} UTC, {os.cpu_count()} CPUs, load average"
-            f" {figures['load_before']:.1f} before. One uvicorn web process (DEBUG off, its"
-            " database pool of 8), a Celery worker, PostgreSQL, a private Redis; the load"
-            " generator (httpx, one async client a player) on the same machine.",
-            "",
-            f"**Memory.** {opened['streams'] - opened['failed']} of {opened['streams']} streams"
-            f" open ({kinds}) in {opened['seconds']} s: the web process's RSS"
-            f" {opened['rss_mb_before']} MB before, {opened['rss_mb_open']} MB with them open:"
-            f" **{opened['kb_per_stream']} KB a stream**; its threads {opened['threads_before']}"
-            f" -> {opened['threads_open']}; PostgreSQL connections of the stack"
-            f" {figures['db_connections_before']} -> {figures['db_connections_open']}."
-            f" After the play: {play['rss_mb_after']} MB, {play['threads_after']} threads."
-            f" Open and idle, the streams kept the web process {opened['web_cpu_idle']} of a"
-            " core busy (pings, token checks, catch-up reads).",
-            "",
-            f"**Moves to the other seat's stream.** {figures['players']} players at"
-            f" {figures['players'] // 2} tables for {play['seconds']} s: {play['moves_per_s']}"
-            f" moves/s, {play['games']} games finished, errors {play['errors'] or 'none'}.",
-            "",
-            "| delay to the opponent's `state` line | p50 ms | p95 ms | max ms |",
-            "|---|---|---|---|",
-            f"| from the POST's answer | {answer['p50']} | {answer['p95']} | {answer['max']} |",
-            f"| from the POST's sending | {send['p50']} | {send['p95']} | {send['max']} |",
-            f"| (the POST itself, sending to answer) | {post['p50']} | {post['p95']} |"
-            f" {post['max']} |",
-            "",
-            f"{play['lines_matched']} of {play['moves']} moves matched to the opponent's line of"
-            f" their version ({play['missing']} not: the stream sends the table as it is when"
-            f" it reads, which may be a later version); {play['before_answer']} lines came"
-            " before the mover had its answer (a negative delay). The aim, p95 from the answer"
-            f" at most {AIM_MS:.0f} ms: **{aim}**.",
-            "",
-            f"CPU ms per move: {cpu}. CPU share (cores busy): {share}.",
-        ]
-    )
+    last = plays[-1]
+    lines = [
+        "### API streams (written by `bench/streams.py`)",
+        "",
+        f"`{command}` on {figures['when']} UTC, {os.cpu_count()} CPUs, load average"
+        f" {figures['load_before']:.1f} before. One uvicorn web process (DEBUG off, its"
+        " database pool of 8), a Celery worker, PostgreSQL, a private Redis; the load"
+        " generator (httpx, one async client a player) on the same machine.",
+        "",
+        f"**Memory.** {opened['streams'] - opened['failed']} of {opened['streams']} streams"
+        f" open ({kinds}) in {opened['seconds']} s: the web process's RSS"
+        f" {opened['rss_mb_before']} MB before, {opened['rss_mb_open']} MB with them open:"
+        f" **{opened['kb_per_stream']} KB a stream**; its threads {opened['threads_before']}"
+        f" -> {opened['threads_open']}; PostgreSQL connections of the stack"
+        f" {figures['db_connections_before']} -> {figures['db_connections_open']}."
+        f" After the play: {last['rss_mb_after']} MB, {last['threads_after']} threads."
+        f" Open and idle, the streams kept the web process {opened['web_cpu_idle']} of a"
+        " core busy (pings, token checks, catch-up reads).",
+        "",
+        f"**Moves to the other seat's stream.** {figures['players']} players at"
+        f" {figures['players'] // 2} tables, at each pace in turn for {figures['seconds']:g} s,"
+        " the same streams open; the delay from the POST's answer (when the mover has it) to"
+        " the `state` line of that version on the opponent's stream, and from the POST's"
+        " sending; a player's thinking comes before its POST, outside both.",
+        "",
+        "| pace | load | moves/s | from the answer p50 / p95 / max ms | from the sending"
+        " p50 / p95 ms | the POST p50 / p95 ms | web CPU a move ms | web busy | aim |",
+        "|---|---|---|---|---|---|---|---|---|",
+    ]
+    for play in plays:
+        answer, send, post = play["from_answer_ms"], play["from_send_ms"], play["post_ms"]
+        aim = "met" if answer["p95"] <= AIM_MS else "missed"
+        lines.append(
+            f"| {pace_name(play['think'])} | {play['load_before']} | {play['moves_per_s']}"
+            f" | {answer['p50']} / **{answer['p95']}** / {answer['max']}"
+            f" | {send['p50']} / {send['p95']} | {post['p50']} / {post['p95']}"
+            f" | {play['cpu_ms_per_move']['web']} | {play['cpu_share']['web']} | {aim} |"
+        )
+    lines.append("")
+    for play in plays:
+        cpu = ", ".join(f"{role} {ms}" for role, ms in play["cpu_ms_per_move"].items())
+        share = ", ".join(f"{role} {s}" for role, s in play["cpu_share"].items())
+        lines.append(
+            f"- {pace_name(play['think']).capitalize()}: {play['moves']} moves in"
+            f" {play['seconds']} s, {play['games']} games finished, errors"
+            f" {play['errors'] or 'none'}; {play['lines_matched']} moves matched to the"
+            f" opponent's line of their version ({play['missing']} not: the stream sends the"
+            f" table as it is when it reads, which may be a later version),"
+            f" {play['before_answer']} lines before the mover had its answer (a negative"
+            f" delay). CPU ms a move: {cpu}; cores busy: {share}."
+        )
+    lines += [
+        "",
+        f"The aim, p95 from the answer at most {AIM_MS:.0f} ms with {figures['players']}"
+        f" players and {opened['streams']} streams open on one web process, at a human's pace:"
+        f" **{_aim(plays)}**.",
+    ]
+    return "\n".join(lines)
+
+
+def _aim(plays: list[dict]) -> str:
+    human = [play for play in plays if play["think"]]
+    if not human:
+        return "not measured (no pace with thinking time)"
+    met = all(play["from_answer_ms"]["p95"] <= AIM_MS for play in human)
+    return "met" if met else "missed"
 
 
 def parse_args() -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--streams", type=int, default=500, help="streams open at once")
     parser.add_argument("--players", type=int, default=32, help="players, two a table")
-    parser.add_argument("--seconds", type=float, default=30, help="time they play")
+    parser.add_argument("--seconds", type=float, default=30, help="time they play at a pace")
+    parser.add_argument(
+        "--think",
+        type=float,
+        nargs="+",
+        default=PACES,
+        metavar="SECONDS",
+        help="each pace in turn: a player's thinking time before a move, on average (0: none)",
+    )
     parser.add_argument(
         "--account-share", type=float, default=0.1, help="of the streams, account streams"
     )
@@ -630,6 +736,8 @@ def parse_args() -> argparse.Namespace:
         parser.error("--players: an even number, at least 2")
     if args.idle_users < 2:
         parser.error("--idle-users: at least 2")
+    if any(think < 0 for think in args.think):
+        parser.error("--think: seconds, 0 or more")
     return args
 
 
@@ -641,6 +749,7 @@ def main() -> None:
         "when": f"{dt.datetime.now(dt.UTC):%Y-%m-%d %H:%M}",
         "load_before": os.getloadavg()[0],
         "players": args.players,
+        "seconds": args.seconds,
     }
     stack = Stack("uvicorn", 1, args.players + args.idle_users, args.keep_logs, WIDE_WINDOW)
     try:
@@ -658,8 +767,11 @@ def main() -> None:
     print(json.dumps(figures, indent=2))
     section = markdown(figures, command)
     print(section)
-    if args.py_spy and Path(args.profile_out).exists():
-        print("\n".join(profile_summary(args.profile_out)))
+    for think in args.think if args.py_spy else []:
+        path = profile_path(args, think)
+        if Path(path).exists():
+            print(f"\n{pace_name(think)}: {path}")
+            print("\n".join(profile_summary(path)))
     if not args.no_write:
         write_section(Path(args.out), section, SECTION)
         print(f"wrote {args.out}")

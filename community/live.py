@@ -13,13 +13,13 @@ from collections import OrderedDict
 from functools import lru_cache
 from typing import Any
 
-from channels.db import database_sync_to_async
 from django.template.loader import render_to_string
 from django.utils import translation
 
 from community.models import Room
 from games.extensions import SocketPage
 from games.live.broadcast import players_group_name, user_group_name
+from games.live.threads import on_database
 
 
 def groups_for(page: SocketPage) -> list[str]:
@@ -69,7 +69,7 @@ async def on_line(page: SocketPage, event: dict[str, Any]) -> str:
 
 async def on_chat_message(page: SocketPage, message: dict[str, Any]) -> str:
     """A line sent over the socket: ``{"chat_text": ..., "room": ...}``."""
-    answer: str = await database_sync_to_async(post_over_socket)(page, message)
+    answer: str = await on_database(post_over_socket)(page, message)
     return answer
 
 
@@ -92,7 +92,7 @@ async def on_chat_seen(page: SocketPage, message: dict[str, Any]) -> str:
     """The page showed new lines to its reader (static/js/community/chat.js, at most every few
     seconds): the lobby stops counting them."""
     if page.user_id is not None and page.position is not None:
-        await database_sync_to_async(mark_seen)(page)
+        await on_database(mark_seen)(page)
     return ""
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import sys
 
 from django.db import InterfaceError, OperationalError
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
 from django.views.defaults import server_error as default_server_error
@@ -22,11 +22,16 @@ DATABASE_ERRORS = (OperationalError, InterfaceError)
 
 
 def unavailable(request: HttpRequest) -> HttpResponse:
-    """The 503 page (or, for HTMX, the messages fragment); it reads nothing from the database."""
+    """The 503 page (or, for HTMX, the messages fragment; for the API, its JSON refusal); it
+    reads nothing from the database."""
     message = _("The site lost its database for a moment: nothing was changed. Please try again.")
-    template = "partials/unavailable.html" if getattr(request, "htmx", False) else None
-    body = render_to_string(template or "unavailable.html", {"message": message})
-    response = HttpResponse(body, status=503)
+    response: HttpResponse
+    if request.path.startswith("/api/"):  # the API answers every refusal in JSON
+        response = JsonResponse({"error": message}, status=503)
+    else:
+        template = "partials/unavailable.html" if getattr(request, "htmx", False) else None
+        body = render_to_string(template or "unavailable.html", {"message": message})
+        response = HttpResponse(body, status=503)
     response["Retry-After"] = str(RETRY_AFTER_SECONDS)
     return response
 

@@ -173,6 +173,11 @@ DATABASES = {
         conn_max_age=0 if TESTING else int(os.environ.get("DB_CONN_MAX_AGE", "60")),
     )
 }
+# No JIT compilation of a query: PostgreSQL starts it from the planner's cost estimate
+# (jit_above_cost), which years of rows pass for queries that read a few thousand index entries
+# (a player's record of 5,000 games: 10 ms of compiling for 8 ms of work), and a page's queries
+# are too short to pay it back. bench/years measures it.
+POSTGRESQL_OPTIONS = "-c jit=off"
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Browser tests serve pages from threads with their own connections: an in-memory
     # test database would lock; a file in WAL mode, whose writers queue for the lock
@@ -185,7 +190,15 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"]["TEST"] = {
         "NAME": str(Path(tempfile.gettempdir()) / f"cardtables-test-{os.getpid()}.sqlite3")
     }
-elif DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and not TESTING:
+elif DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and TESTING:
+    # A test database need not survive a crash of its server: a commit that does not wait
+    # for its WAL to reach the disk takes 0.1 ms here instead of 1.1 (the tests and the
+    # servers and workers they start commit tens of thousands of times).
+    DATABASES["default"].setdefault("OPTIONS", {})["options"] = (
+        f"-c synchronous_commit=off {POSTGRESQL_OPTIONS}"
+    )
+elif DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    DATABASES["default"].setdefault("OPTIONS", {})["options"] = POSTGRESQL_OPTIONS
     # Under ASGI each concurrent request runs on a thread of its own, so persistent
     # connections pile up (one per thread) until PostgreSQL refuses more: a pool per
     # process bounds them, and a request beyond it waits for a free connection.
@@ -195,6 +208,9 @@ elif DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and not T
         "max_size": int(os.environ.get("DB_POOL_SIZE", "8")),
         "timeout": 20,
     }
+# Threads a web process gives its table sockets' database work (games.live.consumers): fewer
+# than the pool's connections, so that HTTP requests still find one.
+LIVE_DATABASE_THREADS = int(os.environ.get("LIVE_DATABASE_THREADS", "4"))
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_USER_MODEL = "accounts.User"
@@ -415,6 +431,7 @@ CELERY_BEAT_SCHEDULE = {
     "sweep-pushes": {"task": "community.tasks.sweep_pushes", "schedule": SWEEP_DEADLINES_SECONDS},
     "sweep-sessions": {"task": "accounts.tasks.sweep_sessions", "schedule": 3600},
     "sweep-pace": {"task": "games.tasks.sweep_pace", "schedule": 3600},
+    "sweep-pace-full": {"task": "games.tasks.sweep_pace_full", "schedule": 24 * 3600},
     "sweep-tournaments": {"task": "tournaments.tasks.sweep", "schedule": SWEEP_SECONDS},
 }
 CELERY_TASK_EAGER_PROPAGATES = True

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from django.conf import settings
 from django.db import models
+from django.db.models import functions
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
@@ -24,6 +25,9 @@ LIVE_LIMIT_SECONDS = 3600
 LIVE_AFTER_END = dt.timedelta(hours=1)
 # Bots are told apart at a table by a name of their own, one per seat.
 BOT_NAMES = ("Ada", "Björn", "Cleo", "Dag", "Eir", "Finn")
+# A table's latest change of moves or end: a bot's last move ends a game without moving
+# ``last_move_at``. GREATEST passes over a NULL.
+ACTIVITY = functions.Greatest("last_move_at", "finished_at")
 
 
 def new_invite_code() -> str:
@@ -89,6 +93,17 @@ class Table(models.Model):
     class Meta:
         indexes = [
             models.Index(fields=["status", "-created_at"], name="table_status_created"),
+            # A player's finished games newest first (the lobby, the profile, their history):
+            # found from their seats (``Seat``'s seat_user_table) and this alone, no row read.
+            models.Index(
+                fields=["id", "finished_at"],
+                name="table_finished",
+                condition=models.Q(status="finished"),
+                # And a player's record from the index alone (selectors.ratings._records).
+                include=["game", "num_seats"],
+            ),
+            # The tables that moved or finished since the hourly pace job's last run.
+            models.Index(ACTIVITY, name="table_activity"),
         ]
 
     def __str__(self) -> str:
@@ -136,6 +151,7 @@ class Seat(models.Model):
         blank=True,
         on_delete=models.SET_NULL,
         related_name="seats",
+        db_index=False,  # seat_user_table below leads with it
     )
     bot_level = models.CharField(max_length=16, blank=True)
     # Denormalised from the state after every move, so the lobby, clocks and
@@ -171,6 +187,17 @@ class Seat(models.Model):
             ),
         ]
         indexes = [
+            # A player's seats with their tables, from the index alone: years of games joined
+            # to their tables without reading a seat (selectors: the lobby, the profile).
+            # With the seat's place and id: a player's record from it alone (selectors.ratings).
+            models.Index(fields=["user", "table"], name="seat_user_table", include=["rank", "id"]),
+            # A game's first places: whether one was shared, from the index alone (the record).
+            models.Index(fields=["table", "id"], name="seat_first", condition=models.Q(rank=0)),
+            # A player's seats at tables still open or running: no place yet (rank is set when
+            # the game ends), among years of finished ones (selectors.tables.UNFINISHED).
+            models.Index(
+                fields=["user"], name="seat_unfinished", condition=models.Q(rank__isnull=True)
+            ),
             models.Index(fields=["user", "is_waiting"], name="seat_user_waiting"),
             models.Index(
                 fields=["deadline"], name="seat_deadline_due", condition=models.Q(is_waiting=True)
@@ -234,8 +261,8 @@ class Move(models.Model):
 
 class PlayerPace(models.Model):
     """How promptly a player takes their turns, over the last 90 days: one row per player who
-    played then, written by the periodic ``services.pace.pace_refresh`` so that no page
-    computes it on load (a badge may be an hour stale).
+    played then, written by the periodic jobs of ``services.pace`` (hourly the rows that
+    changed, daily all) so that no page computes it on load (a badge may be an hour stale).
 
     ``moves`` counts the turns the player was due: their own moves and their timeouts.
     """
@@ -251,6 +278,15 @@ class PlayerPace(models.Model):
     abandoned = models.PositiveIntegerField(_("games abandoned"), default=0)
     moves = models.PositiveIntegerField(_("moves"), default=0)
     computed_at = models.DateTimeField()
+    # When the oldest move or game it counts leaves the window (or the player's reminder delay
+    # changed): the hourly job writes the row again then. None: nothing in it ages out.
+    stale_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        indexes = [
+            models.Index(fields=["stale_at"], name="pace_stale"),
+            models.Index(fields=["computed_at"], name="pace_computed"),
+        ]
 
     def __str__(self) -> str:
         return f"{self.user} pace over {self.moves} moves"
@@ -293,6 +329,12 @@ class Reminder(models.Model):
         return f"{self.kind} reminder for {self.seat} turn {self.turn}"
 
 
+# Fewer rated games than this and a player is listed apart on the leaderboard, as provisional:
+# each list has an index of its own, in its order, that counts and pages it without reading a
+# row (``Rating.Meta``; bench/years: page 500 of 100,000 players).
+PROVISIONAL_GAMES = 5
+
+
 class Rating(models.Model):
     """A player's skill at one game (openskill Plackett-Luce); ``ordinal`` is what is shown."""
 
@@ -315,7 +357,18 @@ class Rating(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["user", "game"], name="rating_unique_user_game"),
         ]
-        indexes = [models.Index(fields=["game", "-ordinal"], name="rating_leaderboard")]
+        indexes = [
+            models.Index(
+                fields=["game", "-ordinal", "-games_played", "user"],
+                name="rating_established",
+                condition=models.Q(games_played__gte=PROVISIONAL_GAMES),
+            ),
+            models.Index(
+                fields=["game", "-ordinal", "-games_played", "user"],
+                name="rating_provisional",
+                condition=models.Q(games_played__lt=PROVISIONAL_GAMES),
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"{self.user} {self.game} {self.ordinal:.1f}"

@@ -89,6 +89,9 @@ def test_the_report_names_the_three_storages_and_both_aims():
     assert "at least 0.25x the FlatFile rate: met (0.300x)" in text
     assert "at least 0.5x the PostgreSQL rate: met (0.600x)" in text
     assert "mover" in text  # what both latencies time
+    # It goes into docs/benchmarks.md, which cites only the repository's own files:
+    # the peer's own folder (peer-bgio, outside the repository) is not named: test_docs' rule
+    assert "peer-bgio" not in text and "`bench/load/peer.py`" in text
 
 
 def test_the_report_of_a_run_whose_peer_gave_no_figures():

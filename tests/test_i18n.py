@@ -22,7 +22,6 @@ import pytest
 from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
 from channels.routing import URLRouter
-from channels.testing import WebsocketCommunicator
 from django.conf import settings
 from django.contrib.auth.models import AnonymousUser
 from django.core import mail
@@ -46,6 +45,7 @@ from games.services.tables import table_create, table_join
 from tests.conftest import client_for
 from tests.factories import UserFactory
 from tests.games.rated_games import play_to_the_end
+from tests.support.sockets import BoardSocket
 
 LOCALE = Path(settings.BASE_DIR) / "locale"
 LANGUAGES = [code for code, _name in settings.LANGUAGES]
@@ -456,9 +456,8 @@ def test_a_live_board_update_comes_in_the_viewers_language(running_table) -> Non
     async def scenario() -> list[str]:
         sockets = []
         for user, cookies in [(player, {}), (AnonymousUser(), {"django_language": "hu"})]:
-            socket = WebsocketCommunicator(
-                URLRouter(websocket_urlpatterns), f"/ws/t/{running_table.pk}/"
-            )
+            # The board's frames; the player's bell may come before them on the same socket.
+            socket = BoardSocket(URLRouter(websocket_urlpatterns), f"/ws/t/{running_table.pk}/")
             socket.scope["user"] = user
             socket.scope["cookies"] = cookies
             connected, _ = await socket.connect()

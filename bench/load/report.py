@@ -220,7 +220,7 @@ def peer_sentence(peer: dict) -> str:
         else ""
     )
     return (
-        f"boardgame.io 0.50.2 (`{PEER_CITED}`), District Noir,"
+        f"boardgame.io 0.50.2 (run by `{PEER_CITED}`), District Noir,"
         f" {peer['matches']} matches ({2 * peer['matches']} clients), {peer['seconds']:g} s,"
         f" right after the {peer['after_players']}-player phase; our District Noir rate"
         f" {peer['ours_district_noir_per_s']} moves/s: " + "; ".join(rates) + ". Aims"

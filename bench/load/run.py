@@ -180,7 +180,7 @@ async def measured_phase(
 ) -> tuple[dict, list[tuple[str, int]]]:
     """One phase (with its fault, ``--fault``), its figures printed; (its figures, its
     tables)."""
-    cpu_before = cpu_by_role(stack.roles)
+    cpu_before = cpu_by_role(stack.roles, stack.db)
     fault: dict = {}
     injecting = None
     if args.fault:
@@ -193,7 +193,7 @@ async def measured_phase(
     )
     if injecting is not None:
         await injecting
-    cpu_after = cpu_by_role(stack.roles)
+    cpu_after = cpu_by_role(stack.roles, stack.db)
     phase = phase_figures(stats, len(players), elapsed)
     phase["cpu_ms_per_action"] = {
         role: round(1000 * (cpu_after[role] - cpu_before[role]) / max(stats.actions, 1), 1)

@@ -132,9 +132,28 @@ class Stack:
             shutil.rmtree(self.tmp, ignore_errors=True)
 
 
-def cpu_by_role(roles: dict[str, list[int]]) -> dict[str, float]:
+def _postgres_counted(pid: int, database: str | None) -> bool:
+    """Whether a ``postgres`` process is the stack's: the server's own (no client) or a
+    backend connected to ``database``. Another database's backends (other work on the machine)
+    come and go between two readings, which made PostgreSQL's difference negative."""
+    if database is None:
+        return True
+    try:
+        title = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")[0].decode(errors="replace")
+    except OSError:
+        return False
+    # "postgres: 15/main: <user> <database> 127.0.0.1(<port>) idle" for a backend
+    words = title.split()
+    for index, word in enumerate(words[2:], start=2):
+        if word == "[local]" or (word.endswith(")") and "(" in word):
+            return words[index - 1] == database
+    return True
+
+
+def cpu_by_role(roles: dict[str, list[int]], database: str | None = None) -> dict[str, float]:
     """CPU seconds used so far by each role's processes and all their children, by
-    PostgreSQL (every ``postgres`` process) and by this load generator."""
+    PostgreSQL (its server's own processes and the backends of ``database``; every ``postgres``
+    process if None) and by this load generator."""
     ticks = os.sysconf("SC_CLK_TCK")
     procs: dict[int, tuple[int, str, float]] = {}  # pid -> (parent, name, cpu seconds)
     for entry in os.listdir("/proc"):
@@ -155,7 +174,11 @@ def cpu_by_role(roles: dict[str, list[int]]) -> dict[str, float]:
         return procs.get(pid, (0, "", 0.0))[2] + sum(tree(c) for c in children[pid])
 
     used = {role: sum(tree(pid) for pid in pids) for role, pids in roles.items()}
-    used["postgres"] = sum(cpu for _p, name, cpu in procs.values() if name == "postgres")
+    used["postgres"] = sum(
+        cpu
+        for pid, (_p, name, cpu) in procs.items()
+        if name == "postgres" and _postgres_counted(pid, database)
+    )
     times = os.times()
     used["load generator"] = times.user + times.system
     return used

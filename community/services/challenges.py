@@ -21,6 +21,7 @@ from django.utils.translation import gettext as _
 from accounts.models import ChallengesFrom, Follow, User
 from accounts.notify import NoteKind
 from accounts.relations import barred_among, contact_barred
+from community import broadcast
 from community.models import Challenge, ChallengeInvite, Notification
 from community.services.notes import About, notes_read, notify
 from games.bots import BOT_LEVELS
@@ -242,6 +243,13 @@ def challenge_withdraw(*, challenge_id: int, user: User) -> Challenge:
         raise Forbidden(_("Only the player who sent a challenge can withdraw it."))
     challenge.status = Challenge.Status.WITHDRAWN
     challenge.save(update_fields=["status"])
+    receivers = list(challenge.invites.select_related("receiver"))
+    for invite in receivers:
+        _read_challenge(invite.receiver, challenge)
+    # Their open pages and API streams hear it at once, whether or not they had read its note:
+    # a withdrawn challenge leaves their lists (the streams' ``challengeGone``).
+    receiver_ids = [invite.receiver_id for invite in receivers]
+    transaction.on_commit(lambda: broadcast.notes_changed(receiver_ids))
     return challenge
 
 

@@ -65,8 +65,12 @@ def challenge_new(request: SignedInRequest, username: str) -> HttpResponse:
         messages.error(request, _("Please choose a number of players and a time per move."))
         return _forms_page(request, receiver, bound, status=400)
     names = extra.other_names()
-    others = list(User.objects.filter(username__in=names, is_active=True))
-    missing = set(names) - {other.username for other in others}
+    found = {
+        user.username: user for user in User.objects.filter(username__in=names, is_active=True)
+    }
+    missing = set(names) - found.keys()
+    # Seated in the order they were named: the database returns them in no particular order.
+    others = [found[name] for name in dict.fromkeys(names) if name in found]
     if missing:
         messages.error(
             request, _("There is no player called %(name)s.") % {"name": sorted(missing)[0]}

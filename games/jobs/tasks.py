@@ -50,6 +50,11 @@ def sweep_pace() -> int:
     return sweeps.sweep_pace()
 
 
+@shared_task(name="games.tasks.sweep_pace_full")
+def sweep_pace_full() -> int:
+    return sweeps.sweep_pace_full()
+
+
 def _embedded_bot_turn(table_id: int, version: int) -> None:
     time.sleep(settings.BOT_MOVE_DELAY_SECONDS)
     close_old_connections()

@@ -3,7 +3,8 @@
 - A push: the group message carries only the table's version (never a seat's data). Each
   socket sends its page the parts that changed for it (``boards.changed_parts``): the public
   part from the cache, rendered once per version and language for everyone, and this seat's
-  private part when it changed; one query for the table row.
+  private part when it changed. In one web process the table row is read, and each audience's
+  board drawn, once per version (``games.live.renders``): the other sockets find it there.
 - A page says which version it shows when its socket opens (``{"hello": version, "digest":
   ...}``, also after a reconnect): if the table moved on meanwhile, it gets the board at once.
 - A move (``ws-send`` of the board's form: ``action``, ``version``) goes through the same
@@ -24,11 +25,9 @@ from __future__ import annotations
 import contextlib
 import json
 import logging
-from collections.abc import Awaitable, Callable
-from typing import Any, ParamSpec, TypeVar
+from typing import Any
 from urllib.parse import parse_qs
 
-from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.contrib.auth.models import AnonymousUser
 from django.http import HttpRequest
@@ -38,7 +37,8 @@ from django.utils.translation import gettext
 from accounts.models import User
 from accounts.online import online_mark
 from games import boards, extensions, submissions
-from games.live import broadcast
+from games.live import fanout, renders
+from games.live.threads import on_database
 from games.models import Seat, Table
 from games.services.events import PAGE_ID_LENGTH
 from games.services.presence import seat_presence_touch
@@ -51,16 +51,6 @@ MAX_MESSAGE_CHARS = 4000
 # The close code that tells the page "no live updates now; poll, and open me again later"
 # (RFC 6455's "Try Again Later": htmx's ws extension reconnects after it).
 LIVE_UNAVAILABLE = 1013
-
-P = ParamSpec("P")
-R = TypeVar("R")
-
-
-def on_database(func: Callable[P, R]) -> Callable[P, Awaitable[R]]:
-    """Channels' ``database_sync_to_async`` (a thread, with the old database connections closed
-    around the call), with the types channels does not ship."""
-    wrapped: Callable[P, Awaitable[R]] = database_sync_to_async(func)
-    return wrapped
 
 
 # Channels ships no type information (types-channels is not a dependency): its consumer class
@@ -85,10 +75,10 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
             language=self.language,
             page_id=self.page_id,
         )
-        # The table's group, and those the apps above add for this page (the players' chat
-        # room for a seat): a seat's private things travel only on a group of its own kind.
-        groups = [broadcast.group_name(self.table_id)]
-        groups += [group for hook in extensions.socket_groups for group in hook(self.page)]
+        # The groups the apps above add for this page (the players' chat room for a seat): a
+        # seat's private things travel only on a group of its own kind. The table's own group
+        # is heard once for all the process's pages of the table (games.live.fanout).
+        groups = [group for hook in extensions.socket_groups for group in hook(self.page)]
         joined = await self._join(groups)
         await self.accept()
         if not joined:
@@ -102,6 +92,7 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
         """Puts this socket in its groups; False if the channel layer cannot be reached (its
         calls give up within a socket timeout, and at once for a while after)."""
         try:
+            await fanout.page_join(self.table_id, self)
             for group in groups:
                 await self.channel_layer.group_add(group, self.channel_name)
         except Exception as exc:
@@ -111,6 +102,8 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
 
     async def disconnect(self, code: int) -> None:
         # Redis is down: the memberships expire there by themselves.
+        with contextlib.suppress(Exception):
+            await fanout.page_leave(self.table_id, self)
         for group in getattr(self, "groups_joined", []):
             with contextlib.suppress(Exception):
                 await self.channel_layer.group_discard(group, self.channel_name)
@@ -160,16 +153,25 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
             await self.close(code=LIVE_UNAVAILABLE)
 
     async def table_changed(self, event: dict[str, Any]) -> None:
+        if not hasattr(self, "groups_joined"):
+            return  # not open yet (its hello will bring it up to date)
         if self.page_id and event.get("origin") == self.page_id:
             return  # this page made the change: the answer to its move was the new board
-        if event.get("version", 0) <= self.sent.version:
+        version = event.get("version", 0)
+        if not isinstance(version, int) or version <= self.sent.version:
             return  # a board rendered since (from the table as it was then) is newer
-        await self.send_html(await self._changed_parts())
+        # Another socket of this process drew this version for this audience already: the
+        # same board, without a thread hop (games.live.renders).
+        board = renders.board_at(self.table_id, version, self.language, self.audience)
+        if board is None:
+            board = await self._board(at_least=version)
+        if board is not None:
+            await self.send_html(boards.changed_parts(board, self.sent))
 
     async def extension_event(self, event: dict[str, Any]) -> None:
         """A group message of an app above (``games.extensions.socket_events``, by its kind)."""
         handler = extensions.socket_events.get(str(event.get("kind", "")))
-        if handler is not None:
+        if handler is not None and hasattr(self, "groups_joined"):
             await self.send_html(await handler(self.page, event))
 
     async def send_html(self, html: str) -> None:
@@ -186,7 +188,9 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
         self.sent.version = version
         self.sent.private_digest = digest[:32] if isinstance(digest, str) else None
         if await self._current_version() != version:
-            await self.send_html(await self._changed_parts())
+            board = await self._board(at_least=None)
+            if board is not None:
+                await self.send_html(boards.changed_parts(board, self.sent))
 
     @on_database
     def _current_version(self) -> int | None:
@@ -214,10 +218,24 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
             online_mark(self.user.pk)
 
     @on_database
-    def _changed_parts(self) -> str:
-        """The parts of the board as it is now that this page does not show yet."""
-        with translation.override(self.language):
-            return boards.changed_since(self.table_id, self.audience, self.sent)
+    def _board(self, at_least: int | None) -> boards.Board | None:
+        """The board for this page's audience, of the table as it is now (None if it is gone).
+
+        ``at_least``: a version a push named; the row another socket of this process read at
+        that version or later serves, and so does a board it drew from it. None: read the row.
+        """
+        table = None if at_least is None else renders.table_at(self.table_id, at_least)
+        if table is None:
+            table = Table.objects.filter(pk=self.table_id).first()
+            if table is None:
+                return None
+            renders.table_keep(table)
+        board = renders.board_at(table.pk, table.version, self.language, self.audience)
+        if board is None:
+            with translation.override(self.language):
+                board = boards.board_for(table, self.audience)
+            renders.board_keep(table.pk, self.language, self.audience, board)
+        return board
 
     @on_database
     def _move(self, message: dict[str, Any]) -> str:
@@ -232,6 +250,8 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
             board = boards.board_for(
                 outcome.table, self.audience, outcome.seats, state=outcome.state
             )
+            renders.table_keep(outcome.table)  # this seat's other pages here need no render
+            renders.board_keep(self.table_id, self.language, self.audience, board)
             return self._message(outcome.message) + boards.changed_parts(board, self.sent)
 
     @staticmethod

@@ -14,6 +14,7 @@ from django.db.models import (
     Exists,
     F,
     IntegerField,
+    JSONField,
     OuterRef,
     Prefetch,
     Q,
@@ -26,14 +27,14 @@ from django.db.models.functions import Coalesce
 
 from accounts.models import User
 from games.catalog import playable_games
+from games.models import PROVISIONAL_GAMES as PROVISIONAL_GAMES
 from games.models import PlayerPace, Rating, RatingChange, Seat, Table
 from games.rules import Rules, get_rules
 from games.selectors.charts import Chart, rating_chart
 from games.selectors.pace import PACE_MIN_MOVES, pace_of
+from games.selectors.paging import KeyedRows
 from games.selectors.solo import solo_level_name, solo_opponent, solo_result
 
-# Fewer rated games than this and a player is listed apart, as provisional.
-PROVISIONAL_GAMES = 5
 LEADERBOARD_PAGE_SIZE = 50
 PROFILE_PAGE_SIZE = 20
 RUNNING_LIMIT = 50
@@ -41,8 +42,8 @@ RUNNING_LIMIT = 50
 CHART_LIMIT = 300
 
 
-def _page(queryset: QuerySet, number: str | int | None, size: int) -> Page:
-    page = Paginator(queryset, size).get_page(number)
+def _page(rows: QuerySet | KeyedRows, number: str | int | None, size: int) -> Page:
+    page = Paginator(rows, size).get_page(number)
     page.object_list = list(page.object_list)
     return page
 
@@ -56,23 +57,36 @@ class Leaderboard:
     provisional_games: int = PROVISIONAL_GAMES
 
 
+LEADERBOARD_ORDER = ("-ordinal", "-games_played", "user_id")
+
+
+def _ranked(ratings: QuerySet[Rating]) -> KeyedRows:
+    """One game's established (or provisional) players in the leaderboard's order, a page at
+    a time: counted and paged from its index alone (``rating_established``,
+    ``rating_provisional``), then the page's rows read with their users. A player a moderator
+    disabled is left out by id (``user_inactive``: a few), not by a join to every player."""
+    listed = ratings.exclude(user__in=User.objects.filter(is_active=False)).order_by(
+        *LEADERBOARD_ORDER
+    )
+    return KeyedRows(listed, listed.select_related("user"), key="user_id")
+
+
 def leaderboard_for(
     rules: Rules, *, page: str | int | None = 1, provisional_page: str | int | None = 1
 ) -> Leaderboard:
-    """Players with enough rated games by rating; the others apart, as provisional. 4 queries."""
-    ratings = (
-        Rating.objects.filter(game=rules.slug, user__is_active=True)  # a disabled one: gone
-        .select_related("user")
-        .order_by("-ordinal", "-games_played", "user_id")
-    )
+    """Players with enough rated games by rating; the others apart, as provisional. 4 queries,
+    however many players and however deep the page."""
+    ratings = Rating.objects.filter(game=rules.slug)
     return Leaderboard(
         rules=rules,
         games=playable_games(),
         established=_page(
-            ratings.filter(games_played__gte=PROVISIONAL_GAMES), page, LEADERBOARD_PAGE_SIZE
+            _ranked(ratings.filter(games_played__gte=PROVISIONAL_GAMES)),
+            page,
+            LEADERBOARD_PAGE_SIZE,
         ),
         provisional=_page(
-            ratings.filter(games_played__lt=PROVISIONAL_GAMES),
+            _ranked(ratings.filter(games_played__lt=PROVISIONAL_GAMES)),
             provisional_page,
             LEADERBOARD_PAGE_SIZE,
         ),
@@ -153,7 +167,11 @@ def profile_for(player: User, *, page: str | int | None = 1) -> Profile:
         solo_records=solo_records,
         running=list(
             _with_seats(
-                Table.objects.filter(status=Table.Status.RUNNING, seats__user=player)
+                Table.objects.filter(
+                    status=Table.Status.RUNNING,
+                    seats__user=player,
+                    seats__rank__isnull=True,  # tables.UNFINISHED: the index of such seats
+                )
             ).order_by("-started_at", "-pk")[:RUNNING_LIMIT]
         ),
         finished=_finished_page(player, page),
@@ -171,7 +189,7 @@ def _ratings_with_place(player: User, names: dict[str, str]) -> Sequence[Rating]
         )
         .order_by()
         .values("game")
-        .annotate(n=Count("pk"))
+        .annotate(n=Count("user"))  # a column of the index: no row read (rating_established)
         .values("n")
     )
     ratings = list(
@@ -194,21 +212,33 @@ def _chart_changes(player: User) -> list[RatingChange]:
 def _records(player: User, names: dict[str, str]) -> tuple[list[Record], list[SoloRecord]]:
     """Per game: wins (alone in first place), draws (first place shared) and losses against
     other seats; and apart, per game and level, the solo games won (ranked first, ahead of
-    the game: ``games.rules.base.Outcome``) of those played. One query."""
+    the game: ``games.rules.base.Outcome``) of those played. One query, from indexes but for
+    the solo games' outcomes."""
     shared_first = Seat.objects.filter(table=OuterRef("table"), rank=0).exclude(pk=OuterRef("pk"))
     solo = Case(
         When(table__num_seats=1, then=Value(True)),
         default=Value(False),
         output_field=BooleanField(),
     )
+    # The outcome is read for a solo game alone (a CASE's branch): the rest of the row comes
+    # from indexes (seat_user_table, table_finished, seat_first), not from 5,000 tables' rows.
+    outcome = Table.objects.filter(pk=OuterRef("table_id"))
+    level = Case(
+        When(
+            table__num_seats=1,
+            then=Subquery(outcome.values(level=F("outcome__details__solo__level"))[:1]),
+        ),
+        default=None,
+        output_field=JSONField(),
+    )
     rows = (
         Seat.objects.filter(user=player, table__status=Table.Status.FINISHED, rank__isnull=False)
-        .annotate(
-            shared=Exists(shared_first), solo=solo, level=F("table__outcome__details__solo__level")
-        )
+        .annotate(shared=Exists(shared_first), solo=solo, level=level)
         .values("table__game", "solo", "level")
         .annotate(
-            wins=Count("pk", filter=Q(rank=0, shared=False)),
+            # First places, and those shared: the other seats are looked at once, for the
+            # first places alone (a win is a first place not shared).
+            firsts=Count("pk", filter=Q(rank=0)),
             draws=Count("pk", filter=Q(rank=0, shared=True)),
             losses=Count("pk", filter=Q(rank__gt=0)),
         )
@@ -218,8 +248,9 @@ def _records(player: User, names: dict[str, str]) -> tuple[list[Record], list[So
     for row in rows:
         game = row["table__game"]
         name = names.get(game, game)
+        wins = row["firsts"] - row["draws"]
         if not row["solo"]:
-            records.append(Record(game, name, row["wins"], row["draws"], row["losses"]))
+            records.append(Record(game, name, wins, row["draws"], row["losses"]))
             continue
         rules = get_rules(game)
         solo_records.append(
@@ -229,8 +260,8 @@ def _records(player: User, names: dict[str, str]) -> tuple[list[Record], list[So
                 opponent=solo_opponent(rules),
                 level=row["level"],
                 level_name=solo_level_name(rules, row["level"]),
-                wins=row["wins"],
-                played=row["wins"] + row["draws"] + row["losses"],
+                wins=wins,
+                played=row["firsts"] + row["losses"],
             )
         )
     return records, solo_records
@@ -243,10 +274,14 @@ def _with_seats(tables: QuerySet[Table]) -> QuerySet[Table]:
 
 
 def _finished_page(player: User, number: str | int | None) -> Page:
-    """The player's finished games, newest first, each with their seat and rating change."""
-    tables = _with_seats(
-        Table.objects.filter(status=Table.Status.FINISHED, seats__user=player)
-    ).order_by("-finished_at", "-pk")
+    """The player's finished games, newest first, each with their seat and rating change: a
+    page's tables found from the indexes alone (the player's seats, ``seat_user_table``, and
+    the finished tables' ends, ``table_finished``), then only those read."""
+    order = ("-finished_at", "-pk")
+    tables = KeyedRows(
+        Table.objects.filter(status=Table.Status.FINISHED, seats__user=player).order_by(*order),
+        _with_seats(Table.objects.all()).order_by(*order),
+    )
     page = _page(tables, number, PROFILE_PAGE_SIZE)
     changes = {
         change.table_id: change

@@ -15,6 +15,10 @@ from games.selectors.pace import SEAT_PACE, seats_paced
 
 LOBBY_OPEN_LIMIT = 50
 LOBBY_FINISHED_LIMIT = 10
+# A seat has no place until its game ends (``Seat.rank``): said of a player's seats at tables
+# still open or running, it adds no condition but lets their index (``seat_unfinished``) find
+# them among years of finished ones.
+UNFINISHED = {"rank__isnull": True}
 
 # Lobby rows never load a game's state: it grows with the game, the lobby must not.
 _LOBBY_DEFER = ("state", "outcome", "options")
@@ -48,7 +52,7 @@ def lobby_for(user: User | AnonymousUser) -> Lobby:
         return Lobby([], set(), shown, [])
     active = [Table.Status.OPEN, Table.Status.RUNNING]
     my_seats = list(
-        Seat.objects.filter(user=user, table__status__in=active).values_list(
+        Seat.objects.filter(user=user, table__status__in=active, **UNFINISHED).values_list(
             "table_id", "is_waiting"
         )
     )
@@ -64,10 +68,15 @@ def lobby_for(user: User | AnonymousUser) -> Lobby:
             .exclude(seats__user__in=games_barred(user.pk))
         ).order_by("-created_at")[:LOBBY_OPEN_LIMIT]
     )
+    # The latest found from the indexes alone (the player's seats, the finished tables' ends),
+    # then only those ten tables read: years of games cost index entries, not rows.
+    latest = Table.objects.filter(status=Table.Status.FINISHED, seats__user=user).order_by(
+        "-finished_at"
+    )
     finished = list(
-        _with_seats(Table.objects.filter(status=Table.Status.FINISHED, seats__user=user)).order_by(
-            "-finished_at"
-        )[:LOBBY_FINISHED_LIMIT]
+        _with_seats(
+            Table.objects.filter(pk__in=latest.values("pk")[:LOBBY_FINISHED_LIMIT])
+        ).order_by("-finished_at")
     )
     _paced(mine, open_tables, finished)
     return Lobby(mine, waiting, open_tables, finished)

@@ -18,6 +18,7 @@ from games.catalog import get_bot
 from games.models import Move, Seat, Table
 from games.rules import Action, AnyRules
 from games.services import events
+from games.services.move_statements import move_read
 from games.services.moves import move_apply
 from games.services.table_rows import table_locked, table_rules, table_seats
 
@@ -52,10 +53,10 @@ def _play_for(table: Table, seat: Seat, level: str, by: str, seats: list[Seat]) 
 @transaction.atomic
 def bot_turn_play(*, table_id: int, version: int) -> Move | None:
     """Plays one move for the first waiting bot seat, if the table is still at ``version``."""
-    table = table_locked(table_id=table_id)
+    read = move_read(table_id=table_id, user_id=None, version=None)
+    table, seats = read.table, read.seats
     if not table.is_running or table.version != version:
         return None  # the table moved on; whoever moved it queued what comes next
-    seats = table_seats(table=table)
     for seat in seats:
         if seat.is_waiting and seat.is_bot:
             return _play_for(table, seat, seat.bot_level or TIMEOUT_BOT, Move.By.BOT, seats)
@@ -69,10 +70,10 @@ def seat_time_out(*, table_id: int, position: int, now: dt.datetime | None = Non
     Re-checked under the table's lock, so two sweeps never play the same timeout twice.
     """
     now = now or timezone.now()
-    table = table_locked(table_id=table_id)
+    read = move_read(table_id=table_id, user_id=None, version=None)
+    table, seats = read.table, read.seats
     if not table.is_running:
         return None
-    seats = table_seats(table=table)
     seat = next((s for s in seats if s.position == position), None)
     if seat is None or not seat.is_waiting or seat.deadline is None or seat.deadline > now:
         return None

@@ -1,10 +1,12 @@
 """Playing a move: the one write path for a player's move, a bot's and a timeout's.
 
-Runs in one transaction with the table row locked (``select_for_update``), so two
-requests for the same table are handled one at a time; a move is checked against the
-version the player saw, applied once, appended to the log. Each change returns its events
-(``games.services.events``), published only after the commit: the live layer and the jobs
-subscribe to them, so nothing here imports either.
+Runs in one transaction with the table row locked (``FOR UPDATE``), so two requests for the
+same table are handled one at a time; a move is checked against the version the player saw,
+applied once, appended to the log. Its reads and writes are the statements of
+``move_statements`` (two for a move, none compiled by the ORM); a game's first state and its
+end go through the ORM. Each change returns its events (``games.services.events``),
+published only after the commit: the live layer and the jobs subscribe to them, so nothing
+here imports either.
 """
 
 from __future__ import annotations
@@ -20,9 +22,9 @@ from accounts.models import User
 from games.errors import Conflict, Forbidden, GameError
 from games.models import Move, Seat, Table
 from games.rules import AnyRules, IllegalAction
-from games.services import clocks, events, ratings
+from games.services import clocks, events, move_statements, ratings
 from games.services.events import Event
-from games.services.table_rows import table_locked, table_rules, table_seats
+from games.services.table_rows import table_rules, table_seats
 
 
 def state_store(
@@ -33,13 +35,38 @@ def state_store(
     mover: int | None = None,
     seats: list[Seat] | None = None,
 ) -> list[Event]:
-    """Saves a new state and all that follows from it (version, clocks, outcome) and returns
-    the events of the change, for the caller to publish.
+    """Saves a new state and all that follows from it (version, clocks, outcome, ratings)
+    through the ORM and returns the events of the change, for the caller to publish: a game's
+    first state (``tables``), and its last move. Other moves write by hand (``move_apply``).
 
     The caller holds the table's row lock (and may pass ``table_seats(table)`` to spare a
-    query). A ``mover`` still waited for after its move (a solo game, or two actions in a
-    row) starts a new turn with a fresh clock. A state with a ``mover`` is a move's: the table
-    keeps its time (``last_move_at``, for the lobby); the first state (no mover) is none.
+    query).
+    """
+    if seats is None:
+        seats = table_seats(table=table)
+    change = _state_set(table=table, rules=rules, state=state, mover=mover, seats=seats)
+    _change_save(table=table, seats=seats, change=change)
+    return change.events
+
+
+@dataclass(frozen=True)
+class _Change:
+    """What a new state changed in the rows (set on the instances already), to be written."""
+
+    table_fields: list[str]
+    seats: list[Seat]  # the seats whose clocks (or, at the end, results) changed
+    seat_fields: list[str]
+    ended: bool
+    events: list[Event]
+
+
+def _state_set(
+    *, table: Table, rules: AnyRules, state: Any, mover: int | None, seats: list[Seat]
+) -> _Change:
+    """Sets a new state and all that follows from it on ``table`` and ``seats``: version,
+    clocks, outcome. A ``mover`` still waited for after its move (a solo game, or two actions
+    in a row) starts a new turn with a fresh clock. A state with a ``mover`` is a move's: the
+    table keeps its time (``last_move_at``, for the lobby); the first state (no mover) is none.
     """
     now = timezone.now()
     table.state = rules.to_json(state)
@@ -50,17 +77,12 @@ def state_store(
     if mover is not None:
         table.last_move_at = now
         fields.append("last_move_at")
-    if seats is None:
-        seats = table_seats(table=table)
     final: dict[str, Any] | None = None
     if outcome is not None:
         table.status = Table.Status.FINISHED
         table.finished_at = now
         table.outcome = final = _with_forfeits(outcome.to_json(), seats)
         fields += ["finished_at", "outcome"]
-        if ratings.table_counts_for_ratings(table=table, seats=seats):
-            ratings.ratings_settle(table=table, seats=seats)
-    table.save(update_fields=fields)
 
     def starts_turn(seat: Seat) -> bool:
         return seat.position in waiting and (not seat.is_waiting or seat.position == mover)
@@ -81,12 +103,7 @@ def state_store(
             seat.rank = final["ranks"][seat.position]
             seat.score = final["scores"][seat.position]
         changed.append(seat)
-    fields_changed = [*clocks.CLOCK_FIELDS, *(["rank", "score"] if outcome is not None else [])]
-    if len(changed) > 2:  # one UPDATE for them all (it costs more CPU than two simple ones)
-        Seat.objects.bulk_update(changed, fields_changed)
-    else:
-        for seat in changed:
-            seat.save(update_fields=fields_changed)
+    seat_fields = [*clocks.CLOCK_FIELDS, *(["rank", "score"] if outcome is not None else [])]
 
     found: list[Event] = [events.table_changed(table_id=table.pk, version=table.version)]
     if started:
@@ -99,7 +116,19 @@ def state_store(
         found.append(events.GameEnded(table.pk, table.version, players))
     if any(seat.is_bot for seat in seats if seat.position in waiting):
         found.append(events.BotTurnDue(table.pk, table.version))
-    return found
+    return _Change(fields, changed, seat_fields, outcome is not None, found)
+
+
+def _change_save(*, table: Table, seats: list[Seat], change: _Change) -> None:
+    """Writes a ``_Change`` through the ORM, settling the ratings of a rated game that ended."""
+    if change.ended and ratings.table_counts_for_ratings(table=table, seats=seats):
+        ratings.ratings_settle(table=table, seats=seats)
+    table.save(update_fields=change.table_fields)
+    if len(change.seats) > 2:  # one UPDATE for them all (it costs more CPU than two simple ones)
+        Seat.objects.bulk_update(change.seats, change.seat_fields)
+    else:
+        for seat in change.seats:
+            seat.save(update_fields=change.seat_fields)
 
 
 def _with_forfeits(outcome: dict[str, Any], seats: list[Seat]) -> dict[str, Any]:
@@ -132,8 +161,13 @@ class MoveResult:
 def move_apply(
     *, table: Table, seat: Seat, action: Any, by: str, seats: list[Seat] | None = None
 ) -> MoveResult:
-    """Applies one action for ``seat`` at a table from ``table_locked``, stores it all and
-    publishes its events on commit. ``seats`` (from ``table_seats``) spares a query."""
+    """Applies one action for ``seat`` at a table locked for this transaction (``move_read``,
+    ``table_locked``), stores it all and publishes its events on commit. ``seats`` (from the
+    same read, or ``table_seats``) spares a query.
+
+    A move that ends the game is stored through the ORM (``state_store``: results, ratings);
+    any other by the move's own statement (``move_statements.move_write``).
+    """
     rules = table_rules(table=table)
     assert table.state is not None  # only a started table takes moves
     state = rules.from_json(table.state)
@@ -145,40 +179,36 @@ def move_apply(
         seats = table_seats(table=table)
     table.moves_played += 1
     move = Move(table=table, seq=table.moves_played, position=seat.position, action=action, by=by)
-    found = state_store(table=table, rules=rules, state=new_state, mover=seat.position, seats=seats)
+    change = _state_set(table=table, rules=rules, state=new_state, mover=seat.position, seats=seats)
     move.version = table.version
-    move.save()
-    events.publish_on_commit(events=found)
-    return MoveResult(table=table, move=move, seats=seats, events=found, state=new_state)
+    if change.ended:
+        _change_save(table=table, seats=seats, change=change)
+        move.save()
+    else:
+        move_statements.move_write(table=table, seats=change.seats, move=move)
+    events.publish_on_commit(events=change.events)
+    return MoveResult(table=table, move=move, seats=seats, events=change.events, state=new_state)
 
 
 @transaction.atomic
 def move_play(*, table_id: int, user: User, action: Any, version: int | None) -> MoveResult:
     """Plays ``action`` for ``user``'s seat, if the table is still at ``version``.
 
-    A stale or repeated submission raises ``Conflict`` and changes nothing.
+    A stale or repeated submission raises ``Conflict`` and changes nothing. A move that goes
+    on with the game runs two statements (``move_statements``), none compiled by the ORM.
     """
-    table = table_locked(table_id=table_id)
-    seats = table_seats(table=table)
-    seat = next((s for s in seats if user.is_authenticated and s.user_id == user.pk), None)
+    user_id = user.pk if user.is_authenticated else None
+    read = move_statements.move_read(table_id=table_id, user_id=user_id, version=version)
+    table, seats = read.table, read.seats
+    seat = next((s for s in seats if user_id is not None and s.user_id == user_id), None)
     if seat is None:
         raise Forbidden(_("You are not seated at this table."))
     if not table.is_running:
         raise Conflict(_("This game is not running."))
-    if version is not None and version != table.version and _moved_since(table, seat, version):
+    # Others moving meanwhile does not make a choice stale: in a simultaneous phase everyone
+    # acts at once, and whatever is no longer legal is refused by the rules.
+    if version is not None and version != table.version and read.moved_since:
         raise Conflict(_("The game moved on before your move arrived. Here is the board now."))
     if seat.replaced_by_bot:
         raise Forbidden(_("A bot plays this seat now: you ran out of time too often."))
     return move_apply(table=table, seat=seat, action=action, by=Move.By.PLAYER, seats=seats)
-
-
-def _moved_since(table: Table, seat: Seat, version: int) -> bool:
-    """Whether this seat has moved since the board it chose on (a repeat, or another tab).
-
-    Others moving meanwhile does not make a choice stale: in a simultaneous phase
-    everyone acts at once, and whatever is no longer legal is refused by the rules.
-    """
-    return (
-        version > table.version
-        or table.moves.filter(position=seat.position, version__gt=version).exists()
-    )

@@ -1,8 +1,10 @@
 """The table row a write works on: locked for the write, with its seats and its rules.
 
-Every write to a table starts here (``table_locked``), inside its transaction, so that two
-requests for one table are handled one at a time; ``table_seats`` reads the seats that write
-then changes, each marked ``on_vacation`` for the clocks it starts.
+Every write to a table starts by locking its row, inside its transaction, so that two
+requests for one table are handled one at a time: here (``table_locked``), or for a move, in
+the one statement that also reads all the move needs (``move_statements.move_read``).
+``table_seats`` reads the seats that a write then changes, each marked ``on_vacation`` for the
+clocks it starts. Each such write moves the table's version on: a move's read relies on it.
 """
 
 from __future__ import annotations

@@ -22,10 +22,23 @@ from games.services import clocks, events
 
 
 def _turn_based_seats(user_id: int) -> QuerySet[Seat]:
+    """The player's seats whose turn it is at running tables, locked, their tables first.
+
+    A move locks its table's row, then writes its seats: taking a seat before its table, a
+    vacation starting while its player moved made each wait for the other (a deadlock, which
+    PostgreSQL ends by failing one of them). The tables are locked in the order of their ids,
+    as any two vacations would."""
+    tables = (
+        Table.objects.select_for_update(of=("self",))
+        .filter(status=Table.Status.RUNNING, seats__user_id=user_id, seats__is_waiting=True)
+        .order_by("pk")
+        .values_list("pk", flat=True)
+    )
     return (
         Seat.objects.select_for_update(of=("self",))
         .select_related("table", "user")
-        .filter(user_id=user_id, is_waiting=True, table__status=Table.Status.RUNNING)
+        .filter(user_id=user_id, is_waiting=True, table_id__in=list(tables))
+        .order_by("table_id")
     )
 
 

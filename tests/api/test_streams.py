@@ -10,37 +10,39 @@ by default): a line that comes in time came by its message.
 
 from __future__ import annotations
 
-import json
 import time
 from collections.abc import Iterator
-from typing import Any
 
 import httpx
 import pytest
 from django.conf import settings
-from django.core.serializers.json import DjangoJSONEncoder
 from django.db import connection
 from django.utils import timezone
 
-from accounts.models import User
 from api.models import AccessToken
 from api.selectors import token_for_secret
 from api.services import token_revoke
-from community.models import Challenge
-from community.services.challenges import challenge_create, challenge_decline
+from community.services.challenges import challenge_decline, challenge_withdraw
+from community.services.notes import notes_read
 from games.models import Table
-from games.rules import get_rules
+from tests.api.stream_support import (
+    DEFAULT_CHECK,
+    REVOKED_WITHIN,
+    card_ids,
+    challenge_from,
+    expected_view,
+    fresh,
+    hand_of,
+    revoked_after,
+    seat_to_move,
+    stream,
+)
 from tests.conftest import play_a_legal_move, user_at
 from tests.support.api import token_for
-from tests.support.api_streams import StreamReader, start_api_server
+from tests.support.api_streams import start_api_server
 from tests.support.processes import stop
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-# The default token check (API_STREAM_TOKEN_CHECK): a revocation only the database knows of
-# ends the stream within it and a margin.
-DEFAULT_CHECK = 4.0
-REVOKED_WITHIN = 5.0
 
 
 def _server(django_db_blocker, overrides: dict[str, str]) -> Iterator[str]:
@@ -68,59 +70,6 @@ def quick_server(django_db_setup, django_db_blocker) -> Iterator[str]:
     stream here in seconds came by its message."""
     yield from _server(
         django_db_blocker, {"API_STREAM_KEEP_ALIVE": "1", "API_STREAM_TOKEN_CHECK": "60"}
-    )
-
-
-def stream(base: str, path: str, secret: str) -> StreamReader:
-    return StreamReader(base, path, secret)
-
-
-def as_json(value: Any) -> Any:
-    """``value`` as it comes out of the stream's JSON."""
-    return json.loads(json.dumps(value, cls=DjangoJSONEncoder))
-
-
-def expected_view(table: Table, seat: int | None) -> Any:
-    """The game's ``view(state, seat)`` of the table as the caller last read it."""
-    rules = get_rules(table.game)
-    return as_json(rules.view(rules.from_json(table.state), seat))
-
-
-def card_ids(value: Any) -> set[int]:
-    """Every card (``{"id", "kind", "value"...}``) anywhere in a District Noir view."""
-    found: set[int] = set()
-    if isinstance(value, dict):
-        if "id" in value and "kind" in value:
-            found.add(value["id"])
-        for item in value.values():
-            found |= card_ids(item)
-    elif isinstance(value, list):
-        for item in value:
-            found |= card_ids(item)
-    return found
-
-
-def hand_of(table: Table, seat: int) -> set[int]:
-    return set(table.state["hands"][seat])
-
-
-def seat_to_move(table: Table) -> int:
-    rules = get_rules(table.game)
-    return rules.active_seats(rules.from_json(table.state))[0]
-
-
-def fresh(user: User) -> User:
-    """The user as a request would load them (their counts as stored now)."""
-    return User.objects.get(pk=user.pk)
-
-
-def challenge_from(sender: User, receiver: User) -> Challenge:
-    return challenge_create(
-        sender=sender,
-        receivers=[receiver],
-        game="district-noir",
-        num_seats=2,
-        seconds_per_move=86400,
     )
 
 
@@ -154,6 +103,33 @@ def test_account_stream_a_new_challenge_and_its_end_on_decline(
         challenge_decline(challenge_id=first.pk, user=fresh(me), reason="later")
         events.wait_type("challengeGone", challenge_id=first.pk)
     assert events.types().count("challengeGone") == 1
+
+
+def test_account_stream_a_withdrawn_challenge_goes_at_once(server, running_table, carol) -> None:
+    """The challenger withdraws: the challenge leaves the receiver's stream with the withdrawal
+    (before, it went only at the stream's catch-up, 28 s later), whether or not its note was
+    read, and its note is no longer unread news."""
+    me = user_at(running_table, 1)
+    waiting, second = challenge_from(carol, me), challenge_from(carol, me)
+    notes_read(user=fresh(me))  # the second's note already read: no count goes down for it
+    with stream(server, "/api/stream/events", token_for(me, "read")) as events:
+        events.wait_type("challenge", challenge_id=second.pk)
+        challenge_withdraw(challenge_id=second.pk, user=fresh(carol))
+        events.wait_type("challengeGone", challenge_id=second.pk)
+    third = challenge_from(carol, me)
+    with stream(server, "/api/stream/events", token_for(me, "read")) as events:
+        events.wait_type("challenge", challenge_id=third.pk)
+        challenge_withdraw(challenge_id=third.pk, user=fresh(carol))
+        events.wait_type("challengeGone", challenge_id=third.pk)
+    assert fresh(me).notes_unread == 0
+    gone = [
+        seen.line["challenge"]["id"] for seen in events.seen if seen.line["type"] == "challengeGone"
+    ]
+    assert gone == [third.pk]
+    listed = [
+        seen.line["challenge"]["id"] for seen in events.seen if seen.line["type"] == "challenge"
+    ]
+    assert waiting.pk in listed and waiting.pk not in gone  # still waiting: listed, never gone
 
 
 def test_a_game_played_through_on_both_streams(server, running_table) -> None:
@@ -260,14 +236,6 @@ def test_refusals_are_json_before_any_line(server, running_table) -> None:
     assert unknown.seen == []
 
 
-def revoked_after(reader: StreamReader, revoked_at: float) -> float:
-    """Seconds from the revocation to the stream's ``tokenRevoked`` line; the stream ends right
-    after it (it waited for channels-redis's cancelled receive, up to 5 s, before)."""
-    line = reader.wait_for(lambda line: line["type"] == "tokenRevoked", "tokenRevoked", 10)
-    assert reader.wait_end(2) == []
-    return line.at - revoked_at
-
-
 def test_a_revoked_token_ends_its_open_streams_at_once(quick_server, running_table) -> None:
     """The token check here comes once a minute: the revocation's message ends them."""
     me = user_at(running_table, 0)
@@ -306,3 +274,39 @@ def test_a_token_revoked_in_the_database_alone_ends_within_the_check(server, run
         seconds = revoked_after(events, revoked)
     print(f"tokenRevoked {seconds:.3f} s after the database alone revoked it")
     assert seconds <= DEFAULT_CHECK + 1
+
+
+def test_with_redis_down_streams_catch_up_and_a_revoked_token_still_ends_them(
+    django_db_blocker, on_private_redis, site_redis_timeouts, running_table
+) -> None:
+    """The server's channel layer (and this test's) on a private Redis, which dies: a move
+    still reaches the table's stream (the process looks at its tables more often once it hears
+    the layer fail), and a token revoked in the database (no message can come) ends both
+    streams within the check."""
+    environment = {"REDIS_URL": on_private_redis.url, **site_redis_timeouts}
+    environment["REDIS_CACHE_URL"] = on_private_redis.url_of(1)
+    server = _server(django_db_blocker, environment)
+    base = next(server)
+    try:
+        me = user_at(running_table, 0)
+        secret = token_for(me, "read")
+        with (
+            stream(base, "/api/stream/events", secret) as events,
+            stream(base, f"/api/stream/tables/{running_table.pk}", secret) as table,
+        ):
+            events.wait_type("gameStart")
+            table.wait_type("full")
+            play_a_legal_move(running_table)
+            table.wait_type("state", version=running_table.version)  # by its message
+            on_private_redis.stop()
+            play_a_legal_move(running_table)  # its message is skipped: Redis is gone
+            table.wait_type("state", DEFAULT_CHECK + 2, version=running_table.version)
+            revoked = time.monotonic()
+            AccessToken.objects.filter(key_hash=token_for_secret(secret).key_hash).update(
+                revoked_at=timezone.now()
+            )
+            seconds = [revoked_after(events, revoked), revoked_after(table, revoked)]
+    finally:
+        server.close()
+    print(f"tokenRevoked {max(seconds):.3f} s after the database alone revoked it, Redis down")
+    assert max(seconds) <= REVOKED_WITHIN

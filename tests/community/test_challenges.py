@@ -7,6 +7,7 @@ changes nothing."""
 from __future__ import annotations
 
 import datetime as dt
+import re
 
 import pytest
 from django.db import connection
@@ -75,6 +76,19 @@ def test_a_challenge_sent_from_the_profile_and_accepted_starts_the_game(alice, b
         alice.pk,
         bob.pk,
     ]
+
+
+@pytest.mark.parametrize("named", ["carol, dave, erin", "erin dave carol", "dave;erin,carol"])
+def test_the_invited_take_their_seats_in_the_order_they_were_named(alice, bob, make_user, named):
+    """The seats after the challenger's go to the players in the order the challenger typed
+    them, whatever order the database finds their accounts in (it found them in its own)."""
+    players = {name: make_user(username=name) for name in ("carol", "dave", "erin")}
+    sent = send(alice, bob, game="slide", seats=5, others=named, bot_level="easy")
+    assert sent.status_code == 302
+    challenge = Challenge.objects.get()
+    invited = list(challenge.invites.order_by("position").values_list("receiver_id", flat=True))
+    typed = [players[name].pk for name in re.split(r"[\s,;]+", named)]
+    assert invited == [bob.pk, *typed]
 
 
 def test_a_multiplayer_table_starts_when_all_invited_accept_with_bots_in_the_open_seats(

@@ -44,6 +44,17 @@ def browser() -> Iterator[object]:
         browser.close()
 
 
+@pytest.fixture(autouse=True)
+def _pages_closed_after_each_test(request) -> Iterator[None]:
+    """The pages a test opened close with it: left open, they went on polling and opening
+    their sockets (against servers already stopped) for the rest of the module's tests, in
+    the browser those tests share."""
+    yield
+    if "browser" in request.fixturenames:
+        for context in request.getfixturevalue("browser").contexts:
+            context.close()
+
+
 @pytest.fixture
 def fast_polling(settings) -> None:
     settings.TABLE_POLL_MS = 250

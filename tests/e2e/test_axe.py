@@ -1,8 +1,8 @@
-"""axe-core finds no WCAG 2.0, 2.1 and 2.2 A/AA violation on any page, at phone, tablet and
-desktop size, in the light and the dark theme: the site's pages for a visitor and a signed-in
-player, a game running at each of the four games' tables (seated and watching), its replay and
-its log. And each game's moves are called first what they show (WCAG 2.5.3), which axe does not
-check.
+"""axe-core finds no WCAG 2.0, 2.1 and 2.2 A/AA violation on any page, at a phone's and a
+desktop's width (390 and 1280 px), in the light and the dark theme: the site's pages for a
+visitor and a signed-in player, a game running at each of the four games' tables (seated and
+watching), its replay and its log. And each game's moves are called first what they show (WCAG
+2.5.3), which axe does not check.
 
 One browser, one page per viewer; each page is loaded once and checked at each size (the window
 resized) in every theme: as the system says, in a light system and a dark one, then each theme

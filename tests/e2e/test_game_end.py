@@ -2,7 +2,7 @@
 finished District Noir table play a rematch, one by "Rematch", the other by "Accept the rematch"
 that reaches their open page without a reload, and the new game starts; the replay and the lobby
 are a click away; on a phone the winner and the buttons are on the first screen; and no finished
-table of any game has an axe-core violation at a phone's, a tablet's or a desktop's size."""
+table of any game has an axe-core violation at a phone's or a desktop's width."""
 
 from __future__ import annotations
 
@@ -26,7 +26,6 @@ from tests.games.rated_games import finished_game, play_to_the_end
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 PHONE = {"width": 390, "height": 844}
-SIZES = {390: PHONE, 768: {"width": 768, "height": 1024}, 1280: {"width": 1280, "height": 800}}
 
 
 def _signed_in(browser, base: str, username: str, viewport: dict) -> Page:

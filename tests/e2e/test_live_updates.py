@@ -122,8 +122,10 @@ def test_the_fair_shuffle_panel_follows_the_table_from_waiting_to_the_end(asgi_s
 
 
 def test_the_tables_socket_is_compressed(asgi_server):
-    """permessage-deflate (RFC 7692) is negotiated by the production server, with the window
-    that keeps a push within 5 KB on the wire (tests/games/boards/test_wire_size.py)."""
+    """permessage-deflate (RFC 7692) is negotiated by the production server, as the socket's
+    deflate is tested to keep a push within 5 KB on the wire (tests/games/boards/
+    test_wire_size.py) and an idle spectator's socket without a compressor
+    (tests/games/live/test_socket_deflate.py)."""
     from websockets.sync.client import connect
 
     table = a_table("district-noir", [UserFactory(username="alice"), UserFactory(username="bob")])
@@ -133,8 +135,10 @@ def test_the_tables_socket_is_compressed(asgi_server):
         socket.send(json.dumps({"hello": -1, "digest": ""}))
         board = socket.recv(timeout=10)
     assert "permessage-deflate" in extensions
-    # The site's protocol (config/websocket.py): a 32 KB window for what the server sends,
-    # uvicorn's 4 KB for what the browser sends.
+    # The site's protocol (config/websocket.py): a 32 KB window the browser keeps for what the
+    # server sends, uvicorn's 4 KB for what the browser sends, which is inflated on its own.
+    assert "server_no_context_takeover" not in extensions
+    assert "client_no_context_takeover" in extensions
     assert "server_max_window_bits=15" in extensions
     assert "client_max_window_bits=12" in extensions
     assert 'id="board-public"' in board

@@ -346,12 +346,13 @@ def test_caddy_sets_the_forwarded_scheme_itself(caddy, asgi_server):
 @pytest.mark.parametrize("proxy", ["nginx", "caddy"])
 def test_the_websocket_goes_through_the_proxy_compressed(proxy, request):
     """The upgrade and the extensions header pass through unchanged: uvicorn's permessage-deflate
-    with the site's 32 KB window (config/websocket.py) is what the browser gets."""
+    as the site agrees it (config/websocket.py: a 32 KB window) is what the browser gets."""
     base = request.getfixturevalue(proxy)
     base = base.url if isinstance(base, Nginx) else base
     extensions, board = _socket_through(base, _a_running_table())
     assert "permessage-deflate" in extensions
     assert "server_max_window_bits=15" in extensions
+    assert "client_no_context_takeover" in extensions
     assert 'id="board-public"' in board
 
 

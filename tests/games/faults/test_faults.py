@@ -16,7 +16,6 @@ import pytest
 from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
 from channels.routing import URLRouter
-from channels.testing import WebsocketCommunicator
 from django.db import connection
 from django.urls import reverse
 from django.utils import timezone
@@ -24,7 +23,8 @@ from django.utils import timezone
 from config import redis_guard
 from games.live.routing import websocket_urlpatterns
 from games.models import Move, Seat, Table
-from games.services.moves import move_apply, state_store
+from games.services import move_statements
+from games.services.moves import move_apply
 from games.services.tables import table_create, table_join
 from tests.conftest import client_for, user_at
 from tests.support.faults import (
@@ -37,6 +37,7 @@ from tests.support.faults import (
     replays_exactly,
 )
 from tests.support.processes import database_url, wait_for
+from tests.support.sockets import BoardSocket
 
 pytestmark = REAL_SERVICES
 WAIT_S = 90
@@ -65,10 +66,8 @@ def test_moves_are_stored_while_redis_is_down_and_live_updates_resume_after(
     watcher = user_at(running_table, 0)
 
     async def a_socket_sees_the_next_move() -> str:
-        socket = WebsocketCommunicator(
-            URLRouter(websocket_urlpatterns), f"/ws/t/{running_table.pk}/"
-        )
-        socket.scope["user"] = watcher
+        socket = BoardSocket(URLRouter(websocket_urlpatterns), f"/ws/t/{running_table.pk}/")
+        socket.scope["user"] = watcher  # a seat: its bell may come before the board
         connected, _ = await socket.connect(timeout=10)
         assert connected
         response = await database_sync_to_async(play_over_http)(running_table)
@@ -191,18 +190,18 @@ def _terminate_this_connection() -> None:
         other.execute("SELECT pg_terminate_backend(%s, 5000)", [pid])
 
 
-@pytest.mark.parametrize("when", ["before the move row is written", "before the commit"])
+@pytest.mark.parametrize("when", ["between the read and the write", "before the commit"])
 def test_a_connection_dropped_mid_move_is_a_clean_503_and_no_half_move(
     running_table, monkeypatch, when
 ):
-    if when == "before the move row is written":
-        original = state_store
+    if when == "between the read and the write":  # the table locked, the move not yet written
+        original = move_statements.move_write
 
-        def drop_after(*args, **kwargs):
-            original(*args, **kwargs)
+        def drop_before(**kwargs):
             _terminate_this_connection()
+            original(**kwargs)
 
-        monkeypatch.setattr("games.services.moves.state_store", drop_after)
+        monkeypatch.setattr(move_statements, "move_write", drop_before)
     else:
         original = move_apply
 

@@ -7,7 +7,9 @@ import functools
 
 import pytest
 from django.core import mail
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
@@ -253,3 +255,28 @@ def test_sweeps_select_only_due_seats_with_a_fixed_number_of_queries(
     # then one look for unsent reminders. Nothing is due, whatever the number of tables.
     with django_assert_max_num_queries(7):
         sweeps.sweep_reminders(timezone.now())
+
+
+def _queue_queries(seats_due: int) -> tuple[int, int]:
+    """(queries, reminders added) of queuing the turns of ``seats_due`` new games, due now."""
+    for _ in range(seats_due):
+        _new_game(UserFactory(), UserFactory())
+    later = timezone.now() + 2 * HOUR
+    with CaptureQueriesContext(connection) as captured:
+        added = reminders_queue(kind=Reminder.Kind.TURN, now=later)
+    Seat.objects.update(reminder_due_at=None)
+    return len(captured), added
+
+
+def test_queuing_costs_the_same_queries_for_one_seat_due_or_eight():
+    assert _queue_queries(1) == (_queue_queries(8)[0], 1)
+    assert Reminder.objects.count() == 9
+
+
+def test_a_turn_queued_twice_gets_one_reminder(running_table):
+    seat = _waiting_seat(running_table)
+    later = timezone.now() + 2 * HOUR
+    assert reminders_queue(kind=Reminder.Kind.TURN, now=later) == 1
+    Seat.objects.filter(pk=seat.pk).update(reminder_due_at=later)  # a second sweep's look
+    assert reminders_queue(kind=Reminder.Kind.TURN, now=later) == 0
+    assert Reminder.objects.filter(seat=seat).count() == 1

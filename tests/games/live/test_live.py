@@ -10,6 +10,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 import re
+import threading
 
 import pytest
 from asgiref.sync import async_to_sync
@@ -21,6 +22,8 @@ from django.contrib.auth.models import AnonymousUser
 from django.core import mail
 from django.urls import reverse
 
+from accounts.models import User
+from games import submissions
 from games.jobs import sweeps
 from games.live import broadcast
 from games.live.routing import websocket_urlpatterns
@@ -29,6 +32,7 @@ from games.rules import get_rules
 from games.services import events
 from games.services.events import TableChanged
 from games.services.moves import move_play
+from games.services.tables import table_create, table_join
 from tests.conftest import client_for, user_at
 from tests.support.sockets import BoardSocket
 
@@ -516,3 +520,52 @@ def test_the_other_pages_hear_of_a_move_once_its_public_part_is_rendered(running
         events.table_events.disconnect(listener)
     assert response.status_code == 200
     assert found == [True]
+
+
+def test_a_slow_move_at_one_table_does_not_hold_up_a_move_at_another(
+    running_table, carol, make_user, monkeypatch
+):
+    """Each socket's database work runs beside the others' (games.live.threads): a move that
+    waits on its database at one table leaves another table's move to be played and answered.
+    (On asgiref's one thread for every socket, the second waited for the first.)"""
+    dave = make_user(username="dave")
+    other_table = table_create(
+        user=carol, game="district-noir", num_seats=2, seconds_per_move=86400
+    )
+    table_join(table_id=other_table.pk, user=dave)
+    release = threading.Event()
+    move_play_as_it_is = submissions.move_play
+
+    def slow_at_the_first_table(*, table_id: int, **kwargs):
+        if table_id == running_table.pk:
+            assert release.wait(10), "the test never let the slow move go"
+        return move_play_as_it_is(table_id=table_id, **kwargs)
+
+    monkeypatch.setattr(submissions, "move_play", slow_at_the_first_table)
+
+    def move_message(table) -> tuple[User, str]:
+        mover, action, version = _next_move(table)
+        return mover, json.dumps({"action": json.dumps(action), "version": str(version)})
+
+    slow_mover, slow_move = move_message(running_table)
+    quick_mover, quick_move = move_message(other_table)
+
+    async def scenario() -> tuple[str, str]:
+        slow = await _connected(running_table, slow_mover, "slow")
+        quick = await _connected(other_table, quick_mover, "quick")
+        await slow.send_to(text_data=slow_move)
+        await quick.send_to(text_data=quick_move)
+        try:
+            quick_answer = await quick.receive_from(timeout=5)
+        finally:
+            release.set()
+        slow_answer = await slow.receive_from(timeout=10)
+        await slow.disconnect()
+        await quick.disconnect()
+        return quick_answer, slow_answer
+
+    quick_answer, slow_answer = async_to_sync(scenario)()
+    assert 'data-version="' in quick_answer and "Your hand" in quick_answer
+    assert 'data-version="' in slow_answer
+    assert Move.objects.filter(table=other_table).count() == 1
+    assert Move.objects.filter(table=running_table).count() == 1

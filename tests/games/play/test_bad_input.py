@@ -45,7 +45,7 @@ from tests.games.rated_games import play_to_the_end
 pytestmark = pytest.mark.django_db
 
 EXAMPLES = settings(
-    max_examples=40,
+    max_examples=25,  # derandomized, the same each run: 40 took the suite 5-6 minutes of a worker
     deadline=None,
     database=None,
     derandomize=True,
