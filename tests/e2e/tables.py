@@ -4,9 +4,12 @@ player's page would, on a thread of its own."""
 
 from __future__ import annotations
 
+import asyncio
+import functools
 import random
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any
+from typing import Any, ParamSpec, TypeVar
 
 from django.db import connections
 
@@ -17,7 +20,27 @@ from games.services.moves import move_play
 from games.services.tables import table_create, table_join
 from tests.conftest import play_a_legal_move
 
+P = ParamSpec("P")
+R = TypeVar("R")
 
+
+def off_the_event_loop(function: Callable[P, R]) -> Callable[P, R]:
+    """``function`` run ``elsewhere`` when called under Playwright (whose event loop runs in the
+    test's thread, where the services' broadcasts cannot), else where it is called (a test
+    without a browser may hold its data in a transaction no other thread sees)."""
+
+    @functools.wraps(function)
+    def run(*args: P.args, **kwargs: P.kwargs) -> R:
+        try:
+            asyncio.get_running_loop()
+        except RuntimeError:
+            return function(*args, **kwargs)
+        return elsewhere(function, *args, **kwargs)
+
+    return run
+
+
+@off_the_event_loop
 def until_turn_of(table: Table, user: User, rng: random.Random, kind: str | None = None) -> Table:
     """Random moves until ``user`` may act (with an action of ``kind``, if given): their hand
     shows as buttons. Should the game end first (a Gnav seat can lose its three lives before
@@ -70,6 +93,7 @@ def a_table_like(table: Table) -> Table:
     return new
 
 
+@off_the_event_loop
 def a_table(game: str, players: list[User]) -> Table:
     rules = get_rules(game)
     seated = players[: max(2, rules.min_players, 4 if game == "gnav" else 0)]

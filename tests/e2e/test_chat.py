@@ -48,6 +48,15 @@ def test_two_players_and_a_spectator_chat_live_in_their_rooms(asgi_server, brows
     expect(pages["alice"].locator("#chat-text-players")).to_have_value("")
     assert posts == [], "the line went over the open socket"
 
+    # A next line typed at once, before the first one's answer came back, stays in the field
+    # (the answer empties the field only while it holds the line it answers).
+    say(pages["alice"], "players", "and then the right one")
+    pages["alice"].locator("#chat-text-players").fill("or not")
+    expect(pages["bob"].locator("#chat-lines-players")).to_contain_text("and then the right one")
+    expect(pages["alice"].locator("#chat-lines-players .chat-line.mine")).to_have_count(2)
+    expect(pages["alice"].locator("#chat-text-players")).to_have_value("or not")
+    pages["alice"].locator("#chat-text-players").fill("")
+
     # The table's room: everyone, the spectator included.
     say(pages["carol"], "table", "good luck, both of you")
     for name in ("alice", "bob"):

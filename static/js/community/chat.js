@@ -1,9 +1,9 @@
 // The table's chat (templates/community/chat/panel.html). A line goes over the table's open
 // socket (community/live.py), as the board's moves do (static/js/table.js), else by the form's
 // hx-post; lines arrive over the socket, or by each room's poll while it is closed. Once a line
-// is stored its field empties; a room's log keeps to its newest line unless its reader scrolled
-// up; older lines come when scrolled to, without the log jumping; and the lobby is told the
-// new lines were seen.
+// is stored its field empties, unless a next line was typed before the answer came; a room's
+// log keeps to its newest line unless its reader scrolled up; older lines come when scrolled
+// to, without the log jumping; and the lobby is told the new lines were seen.
 (function () {
   "use strict";
 
@@ -19,7 +19,11 @@
   // -- Writing ---------------------------------------------------------------------------
   document.addEventListener("submit", function (event) {
     var form = event.target;
-    if (!form.classList || !form.classList.contains("chat-form") || !live()) return;
+    if (!form.classList || !form.classList.contains("chat-form")) return;
+    // What was sent: its answer empties the field only if the field still holds it (a next
+    // line typed before the answer came stays).
+    form.dataset.sent = form.elements.namedItem("chat_text").value;
+    if (!live()) return;
     event.preventDefault();
     event.stopPropagation(); // captured above the form: htmx's hx-post does not see it
     socket.send(JSON.stringify({
@@ -50,7 +54,7 @@
       status.removeAttribute("data-posted");
       var room = roomOf(status);
       var field = room && room.querySelector("input[name=chat_text]");
-      if (field) field.value = "";
+      if (field && field.form && field.value === field.form.dataset.sent) field.value = "";
     });
     keepToNewest();
   }
