@@ -8,6 +8,7 @@ lobby at 100,000 players)."""
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import lru_cache
 from typing import Any
 
 from django import template
@@ -15,7 +16,7 @@ from django.template.defaultfilters import floatformat
 from django.utils.formats import localize
 from django.utils.html import conditional_escape
 from django.utils.safestring import SafeString, mark_safe
-from django.utils.translation import ngettext, pgettext
+from django.utils.translation import get_language, ngettext, pgettext
 
 from games.models import PlayerPace
 from games.selectors.pace import QUICK, SLOW, pace_badge
@@ -77,6 +78,27 @@ def pace_badge_html(pace: PlayerPace | None) -> SafeString:
     kind = pace_badge(pace)
     if kind is None or pace is None:
         return mark_safe("")
+    return _badge_words(
+        get_language(),
+        kind,
+        pace.median_seconds,
+        pace.within_delay_share,
+        pace.timeouts_per_100,
+        pace.abandoned,
+    )
+
+
+@lru_cache(maxsize=4096)
+def _badge_words(
+    language: str | None,
+    kind: str,
+    median_seconds: float | None,
+    within_delay_share: float | None,
+    timeouts_per_100: float,
+    abandoned: int,
+) -> SafeString:
+    """The badge of these figures in ``language`` (the active one): a lobby shows a player's
+    badge at each of their tables, and most players' figures stay the same for an hour."""
     label = _label(kind)
     words = ngettext(
         "Pace: %(label)s. Over the last 90 days: a median of %(median)s to move, %(share)s of"
@@ -85,13 +107,13 @@ def pace_badge_html(pace: PlayerPace | None) -> SafeString:
         "Pace: %(label)s. Over the last 90 days: a median of %(median)s to move, %(share)s of"
         " moves within the reminder delay, %(timeouts)s timeouts per 100 moves, %(abandoned)s"
         " games abandoned.",
-        pace.abandoned,
+        abandoned,
     ) % {
         "label": _in_words(label),
-        "median": _in_words(duration_words(pace.median_seconds)),
-        "share": _in_words(percent(pace.within_delay_share)),
-        "timeouts": _in_words(floatformat(pace.timeouts_per_100, 1)),
-        "abandoned": _in_words(pace.abandoned),
+        "median": _in_words(duration_words(median_seconds)),
+        "share": _in_words(percent(within_delay_share)),
+        "timeouts": _in_words(floatformat(timeouts_per_100, 1)),
+        "abandoned": _in_words(abandoned),
     }
     return mark_safe(
         f' <span class="badge pace pace-{kind}" role="img" title="{words}"'
