@@ -171,6 +171,9 @@ class Seat(models.Model):
     replaced_by_bot = models.BooleanField(default=False)
     rank = models.PositiveSmallIntegerField(null=True, blank=True)
     score = models.FloatField(null=True, blank=True)
+    # The table's end, set with the place when its game finishes: a player's finished games,
+    # newest first, are a range of one index (seat_user_finished), however many they are.
+    finished_at = models.DateTimeField(null=True, blank=True)
     timeouts = models.PositiveSmallIntegerField(default=0)
     joined_at = models.DateTimeField(auto_now_add=True)
     # Not a column: the player's pace, set on the seats a page shows (selectors.pace.seats_paced).
@@ -197,6 +200,13 @@ class Seat(models.Model):
             # the game ends), among years of finished ones (selectors.tables.UNFINISHED).
             models.Index(
                 fields=["user"], name="seat_unfinished", condition=models.Q(rank__isnull=True)
+            ),
+            # A player's finished games, newest first: the lobby's latest, a history's page and
+            # its count, from the index alone (selectors.tables, selectors.ratings).
+            models.Index(
+                fields=["user", "-finished_at", "-table"],
+                name="seat_user_finished",
+                condition=models.Q(finished_at__isnull=False),
             ),
             models.Index(fields=["user", "is_waiting"], name="seat_user_waiting"),
             models.Index(

@@ -312,6 +312,7 @@ def _finished(size: Size, ids: Ids, echo: bool) -> None:
                 "turn": "y.turns[s.pos + 1]",
                 "rank": "(y.outcome->'ranks'->>s.pos)::int",
                 "score": "(y.outcome->'scores'->>s.pos)::float8",
+                "finished_at": "p.finished_at",
                 "joined_at": made_at,
             },
             "FROM years_plan p JOIN years_game y USING (t)"

@@ -16,8 +16,13 @@ class KeyedRows:
     ordered, the index's work) counted, and sliced for a page's ``key`` values; ``rows`` (in
     the same order, with what the page shows joined or prefetched) read for those values."""
 
-    def __init__(self, keys: QuerySet[Any], rows: QuerySet[Any], key: str = "pk") -> None:
+    def __init__(
+        self, keys: QuerySet[Any], rows: QuerySet[Any], key: str = "pk", row_key: str | None = None
+    ) -> None:
+        """``key``: the keys' column; ``row_key``: the rows' (the same unless given), as when a
+        player's seats are the keys and their tables the rows."""
         self.keys, self.rows, self.key = keys, rows, key
+        self.row_key = row_key or key
 
     def count(self) -> int:
         return self.keys.count()
@@ -35,7 +40,7 @@ class KeyedRows:
         if isinstance(index, int):
             return self[index : index + 1][0]
         found = self.keys.values(self.key)[index]
-        return list(self.rows.filter(**{f"{self.key}__in": found}))
+        return list(self.rows.filter(**{f"{self.row_key}__in": found}))
 
     def __iter__(self) -> Iterator[Any]:  # every row: the paginator reads a page, never this
         return iter(self[0 : self.count()])

@@ -273,14 +273,20 @@ def _with_seats(tables: QuerySet[Table]) -> QuerySet[Table]:
     )
 
 
+def finished_seats(player: User | int) -> QuerySet[Seat]:
+    """The player's seats at finished games (a game's end is set on its seats as it ends)."""
+    return Seat.objects.filter(user=player, finished_at__isnull=False)
+
+
 def _finished_page(player: User, number: str | int | None) -> Page:
     """The player's finished games, newest first, each with their seat and rating change: a
-    page's tables found from the indexes alone (the player's seats, ``seat_user_table``, and
-    the finished tables' ends, ``table_finished``), then only those read."""
-    order = ("-finished_at", "-pk")
+    page's tables found, and counted, from one index alone (the player's seats with their
+    game's end, ``seat_user_finished``), then only those read."""
     tables = KeyedRows(
-        Table.objects.filter(status=Table.Status.FINISHED, seats__user=player).order_by(*order),
-        _with_seats(Table.objects.all()).order_by(*order),
+        finished_seats(player).order_by("-finished_at", "-table_id"),
+        _with_seats(Table.objects.all()).order_by("-finished_at", "-pk"),
+        key="table_id",
+        row_key="pk",
     )
     page = _page(tables, number, PROFILE_PAGE_SIZE)
     changes = {

@@ -68,15 +68,15 @@ def lobby_for(user: User | AnonymousUser) -> Lobby:
             .exclude(seats__user__in=games_barred(user.pk))
         ).order_by("-created_at")[:LOBBY_OPEN_LIMIT]
     )
-    # The latest found from the indexes alone (the player's seats, the finished tables' ends),
-    # then only those ten tables read: years of games cost index entries, not rows.
-    latest = Table.objects.filter(status=Table.Status.FINISHED, seats__user=user).order_by(
-        "-finished_at"
+    # The latest found from one index alone (the player's seats with their game's end), then
+    # only those ten tables read: years of games cost ten index entries, not rows.
+    latest = Seat.objects.filter(user=user, finished_at__isnull=False).order_by(
+        "-finished_at", "-table_id"
     )
     finished = list(
         _with_seats(
-            Table.objects.filter(pk__in=latest.values("pk")[:LOBBY_FINISHED_LIMIT])
-        ).order_by("-finished_at")
+            Table.objects.filter(pk__in=latest.values("table_id")[:LOBBY_FINISHED_LIMIT])
+        ).order_by("-finished_at", "-pk")
     )
     _paced(mine, open_tables, finished)
     return Lobby(mine, waiting, open_tables, finished)

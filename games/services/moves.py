@@ -102,8 +102,10 @@ def _state_set(
         if final is not None:
             seat.rank = final["ranks"][seat.position]
             seat.score = final["scores"][seat.position]
+            seat.finished_at = now
         changed.append(seat)
-    seat_fields = [*clocks.CLOCK_FIELDS, *(["rank", "score"] if outcome is not None else [])]
+    ended = ["rank", "score", "finished_at"] if outcome is not None else []
+    seat_fields = [*clocks.CLOCK_FIELDS, *ended]
 
     found: list[Event] = [events.table_changed(table_id=table.pk, version=table.version)]
     if started:

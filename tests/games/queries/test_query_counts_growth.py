@@ -135,6 +135,7 @@ def _lobby_of(tables: int, viewer: User, others: list[User]) -> None:
                 user=others[i % len(others)],
                 is_waiting=waits,
                 deadline=now + dt.timedelta(days=1) if waits else None,
+                finished_at=table.finished_at,  # as a game's end sets it on its seats
             )
         )
         if table.status != Table.Status.OPEN:
@@ -146,6 +147,7 @@ def _lobby_of(tables: int, viewer: User, others: list[User]) -> None:
                     user=viewer,
                     is_waiting=mine,
                     deadline=now + dt.timedelta(days=1) if mine else None,
+                    finished_at=table.finished_at,
                 )
             )
     Seat.objects.bulk_create(seats)

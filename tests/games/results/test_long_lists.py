@@ -5,6 +5,7 @@ in the lobby show what they showed before, a moderator's disabled players still 
 from __future__ import annotations
 
 import datetime as dt
+import random
 
 import pytest
 from django.utils import timezone
@@ -14,8 +15,9 @@ from games.rules import get_rules
 from games.selectors import ratings as rating_selectors
 from games.selectors.ratings import PROVISIONAL_GAMES, leaderboard_for, profile_for
 from games.selectors.tables import lobby_for
+from games.services.tables import table_abort, table_create
 from tests.factories import UserFactory
-from tests.games.rated_games import finished_game, start_game
+from tests.games.rated_games import finished_game, play_to_the_end, start_game
 
 pytestmark = pytest.mark.django_db
 
@@ -78,7 +80,10 @@ def _finished_table(players, ranks: list[int], finished_at: dt.datetime) -> Tabl
         finished_at=finished_at,
     )
     for position, (user, rank) in enumerate(zip(players, ranks, strict=True)):
-        Seat.objects.create(table=table, position=position, user=user, rank=rank)
+        # The place and the end, as a game's end sets them on its seats.
+        Seat.objects.create(
+            table=table, position=position, user=user, rank=rank, finished_at=finished_at
+        )
     return table
 
 
@@ -121,3 +126,26 @@ def test_a_seat_has_a_place_once_its_game_ended_and_never_before(alice, bob):
     finished = finished_game(alice, bob, seed=3)
     assert None not in finished.seats.values_list("rank", flat=True)
     assert finished.pk not in {t.pk for t in lobby_for(alice).my_tables}
+
+
+@pytest.mark.parametrize("game", ["district-noir", "slide", "gnav", "point-city"])
+def test_a_game_that_ends_gives_its_seats_its_end_and_its_history_lists_it(game, make_user):
+    """What the history and the lobby's latest rely on (the index ``seat_user_finished``): every
+    seat of a finished game carries the table's end, set as the game ends, and no other does."""
+    players = [make_user() for _ in range(4 if game == "gnav" else 2)]
+    running = start_game(*players, game=game)
+    opened = table_create(
+        user=players[0], game=game, num_seats=len(players), seconds_per_move=86400
+    )
+    aborted = table_abort(table_id=opened.pk, user=players[0])
+    assert aborted.finished_at is not None  # an aborted table has an end, but no game ended
+    ended = play_to_the_end(start_game(*players, game=game), random.Random(5))
+    assert ended.status == Table.Status.FINISHED
+    assert set(ended.seats.values_list("finished_at", flat=True)) == {ended.finished_at}
+    assert set(running.seats.values_list("finished_at", flat=True)) == {None}
+    assert set(aborted.seats.values_list("finished_at", flat=True)) == {None}
+    for player in players:
+        history = profile_for(player).finished
+        assert [t.pk for t in history.object_list] == [ended.pk]
+        assert history.paginator.count == 1
+        assert [t.pk for t in lobby_for(player).finished_tables] == [ended.pk]
