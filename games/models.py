@@ -269,6 +269,34 @@ class Move(models.Model):
         return f"{self.table} move {self.seq}"
 
 
+class PlayerRecord(models.Model):
+    """A player's finished games of one game: against other seats (``solo`` False), or alone
+    against the game at one ``level`` (the JSON of ``Outcome.details["solo"]["level"]``). Each
+    game is counted as it ends, in its last move's transaction (``services.records``), so that a
+    profile reads a few rows however many games its player finished."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="records",
+        db_index=False,  # record_unique leads with it
+    )
+    game = models.CharField(max_length=32)
+    solo = models.BooleanField(default=False)
+    level = models.CharField(max_length=64, blank=True)  # "" against other seats
+    wins = models.PositiveIntegerField(default=0)  # alone in first place
+    draws = models.PositiveIntegerField(default=0)  # first place, shared
+    losses = models.PositiveIntegerField(default=0)  # any other place
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["user", "game", "solo", "level"], name="record_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} {self.game}: {self.wins}/{self.draws}/{self.losses}"
+
+
 class PlayerPace(models.Model):
     """How promptly a player takes their turns, over the last 90 days: one row per player who
     played then, written by the periodic jobs of ``services.pace`` (hourly the rows that

@@ -15,6 +15,7 @@ its queries, do not depend on the size, only what it must look through does.
 from __future__ import annotations
 
 import datetime as dt
+import importlib
 import time
 from dataclasses import dataclass, field
 from typing import Any
@@ -39,6 +40,10 @@ from bench.years.recorded import Recorded, recorded_games
 from community.models import Notification
 from games.models import Move, RatingChange, Reminder, Seat, Table
 from games.services.pace import pace_refresh
+
+# The players' records counted from their seats, as the migration that added them counts the
+# games finished before it.
+PLAYER_RECORDS = importlib.import_module("games.migrations.0017_player_records")
 
 SPAN = dt.timedelta(days=4 * 365)
 SLICE = 25_000  # finished tables a statement
@@ -132,6 +137,7 @@ def generate(size: Size, *, now: dt.datetime | None = None, echo: bool = True) -
     rows.run("SET session_replication_role = DEFAULT")
     for model in (User, Table):
         rows.sequence_catch_up(model)
+    step("players' records", rows.run, PLAYER_RECORDS.RECORDS_FROM_SEATS)
     step("players' pace (the daily full job)", pace_refresh, now=made.now)
     made.counts = history.counts(ids)
     rows.run("DROP TABLE IF EXISTS years_game, years_game_move, years_plan, years_rplan")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -11,13 +12,9 @@ from django.db.models import (
     BooleanField,
     Case,
     Count,
-    Exists,
-    F,
     IntegerField,
-    JSONField,
     OuterRef,
     Prefetch,
-    Q,
     QuerySet,
     Subquery,
     Value,
@@ -28,7 +25,7 @@ from django.db.models.functions import Coalesce
 from accounts.models import User
 from games.catalog import playable_games
 from games.models import PROVISIONAL_GAMES as PROVISIONAL_GAMES
-from games.models import PlayerPace, Rating, RatingChange, Seat, Table
+from games.models import PlayerPace, PlayerRecord, Rating, RatingChange, Seat, Table
 from games.rules import Rules, get_rules
 from games.selectors.charts import Chart, rating_chart
 from games.selectors.pace import PACE_MIN_MOVES, pace_of
@@ -212,58 +209,28 @@ def _chart_changes(player: User) -> list[RatingChange]:
 def _records(player: User, names: dict[str, str]) -> tuple[list[Record], list[SoloRecord]]:
     """Per game: wins (alone in first place), draws (first place shared) and losses against
     other seats; and apart, per game and level, the solo games won (ranked first, ahead of
-    the game: ``games.rules.base.Outcome``) of those played. One query, from indexes but for
-    the solo games' outcomes."""
-    shared_first = Seat.objects.filter(table=OuterRef("table"), rank=0).exclude(pk=OuterRef("pk"))
-    solo = Case(
-        When(table__num_seats=1, then=Value(True)),
-        default=Value(False),
-        output_field=BooleanField(),
-    )
-    # The outcome is read for a solo game alone (a CASE's branch): the rest of the row comes
-    # from indexes (seat_user_table, table_finished, seat_first), not from 5,000 tables' rows.
-    outcome = Table.objects.filter(pk=OuterRef("table_id"))
-    level = Case(
-        When(
-            table__num_seats=1,
-            then=Subquery(outcome.values(level=F("outcome__details__solo__level"))[:1]),
-        ),
-        default=None,
-        output_field=JSONField(),
-    )
-    rows = (
-        Seat.objects.filter(user=player, table__status=Table.Status.FINISHED, rank__isnull=False)
-        .annotate(shared=Exists(shared_first), solo=solo, level=level)
-        .values("table__game", "solo", "level")
-        .annotate(
-            # First places, and those shared: the other seats are looked at once, for the
-            # first places alone (a win is a first place not shared).
-            firsts=Count("pk", filter=Q(rank=0)),
-            draws=Count("pk", filter=Q(rank=0, shared=True)),
-            losses=Count("pk", filter=Q(rank__gt=0)),
-        )
-        .order_by("table__game", "level")
-    )
+    the game: ``games.rules.base.Outcome``) of those played. One query: the rows each game's
+    end added to (``services.records``)."""
     records, solo_records = [], []
-    for row in rows:
-        game = row["table__game"]
-        name = names.get(game, game)
-        wins = row["firsts"] - row["draws"]
-        if not row["solo"]:
-            records.append(Record(game, name, wins, row["draws"], row["losses"]))
+    for row in PlayerRecord.objects.filter(user=player).order_by("game", "solo", "level"):
+        name = names.get(row.game, row.game)
+        if not row.solo:
+            records.append(Record(row.game, name, row.wins, row.draws, row.losses))
             continue
-        rules = get_rules(game)
+        rules = get_rules(row.game)
+        level = json.loads(row.level)
         solo_records.append(
             SoloRecord(
-                game=game,
+                game=row.game,
                 name=name,
                 opponent=solo_opponent(rules),
-                level=row["level"],
-                level_name=solo_level_name(rules, row["level"]),
-                wins=wins,
-                played=row["firsts"] + row["losses"],
+                level=level,
+                level_name=solo_level_name(rules, level),
+                wins=row.wins,
+                played=row.wins + row.draws + row.losses,
             )
         )
+    solo_records.sort(key=lambda r: (r.game, r.level is None, r.level))  # levels in order
     return records, solo_records
 
 

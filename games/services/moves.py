@@ -22,7 +22,7 @@ from accounts.models import User
 from games.errors import Conflict, Forbidden, GameError
 from games.models import Move, Seat, Table
 from games.rules import AnyRules, IllegalAction
-from games.services import clocks, events, move_statements, ratings
+from games.services import clocks, events, move_statements, ratings, records
 from games.services.events import Event
 from games.services.table_rows import table_rules, table_seats
 
@@ -122,9 +122,12 @@ def _state_set(
 
 
 def _change_save(*, table: Table, seats: list[Seat], change: _Change) -> None:
-    """Writes a ``_Change`` through the ORM, settling the ratings of a rated game that ended."""
+    """Writes a ``_Change`` through the ORM; a game that ended settles its ratings (if rated)
+    and counts in its players' records."""
     if change.ended and ratings.table_counts_for_ratings(table=table, seats=seats):
         ratings.ratings_settle(table=table, seats=seats)
+    if change.ended:
+        records.records_add(table=table, seats=seats)
     table.save(update_fields=change.table_fields)
     if len(change.seats) > 2:  # one UPDATE for them all (it costs more CPU than two simple ones)
         Seat.objects.bulk_update(change.seats, change.seat_fields)

@@ -15,6 +15,7 @@ from games.rules import get_rules
 from games.selectors import ratings as rating_selectors
 from games.selectors.ratings import PROVISIONAL_GAMES, leaderboard_for, profile_for
 from games.selectors.tables import lobby_for
+from games.services.records import records_add
 from games.services.tables import table_abort, table_create
 from tests.factories import UserFactory
 from tests.games.rated_games import finished_game, play_to_the_end, start_game
@@ -79,11 +80,14 @@ def _finished_table(players, ranks: list[int], finished_at: dt.datetime) -> Tabl
         outcome={"ranks": ranks, "scores": [0] * len(ranks), "reason": "score"},
         finished_at=finished_at,
     )
-    for position, (user, rank) in enumerate(zip(players, ranks, strict=True)):
+    seats = [
         # The place and the end, as a game's end sets them on its seats.
         Seat.objects.create(
             table=table, position=position, user=user, rank=rank, finished_at=finished_at
         )
+        for position, (user, rank) in enumerate(zip(players, ranks, strict=True))
+    ]
+    records_add(table=table, seats=seats)  # and counts it in its players' records
     return table
 
 
