@@ -31,6 +31,7 @@ from games.selectors.charts import Chart, rating_chart
 from games.selectors.pace import PACE_MIN_MOVES, pace_of
 from games.selectors.paging import KeyedRows
 from games.selectors.solo import solo_level_name, solo_opponent, solo_result
+from games.selectors.tables import finished_seats
 
 LEADERBOARD_PAGE_SIZE = 50
 PROFILE_PAGE_SIZE = 20
@@ -240,17 +241,12 @@ def _with_seats(tables: QuerySet[Table]) -> QuerySet[Table]:
     )
 
 
-def finished_seats(player: User | int) -> QuerySet[Seat]:
-    """The player's seats at finished games (a game's end is set on its seats as it ends)."""
-    return Seat.objects.filter(user=player, finished_at__isnull=False)
-
-
 def _finished_page(player: User, number: str | int | None) -> Page:
     """The player's finished games, newest first, each with their seat and rating change: a
     page's tables found, and counted, from one index alone (the player's seats with their
     game's end, ``seat_user_finished``), then only those read."""
     tables = KeyedRows(
-        finished_seats(player).order_by("-finished_at", "-table_id"),
+        finished_seats(player),
         _with_seats(Table.objects.all()).order_by("-finished_at", "-pk"),
         key="table_id",
         row_key="pk",

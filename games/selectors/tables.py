@@ -36,6 +36,14 @@ def _paced(*lists: list[Table]) -> None:
     seats_paced(seat for tables in lists for table in tables for seat in table.seats.all())
 
 
+def finished_seats(player: User | int) -> QuerySet[Seat]:
+    """The player's seats at finished games, newest first: a range of ``seat_user_finished``
+    (a game's end is set on its seats as it ends). The lobby's latest, a history's pages."""
+    return Seat.objects.filter(user=player, finished_at__isnull=False).order_by(
+        "-finished_at", "-table_id"
+    )
+
+
 @dataclass
 class Lobby:
     my_tables: list[Table]
@@ -70,9 +78,7 @@ def lobby_for(user: User | AnonymousUser) -> Lobby:
     )
     # The latest found from one index alone (the player's seats with their game's end), then
     # only those ten tables read: years of games cost ten index entries, not rows.
-    latest = Seat.objects.filter(user=user, finished_at__isnull=False).order_by(
-        "-finished_at", "-table_id"
-    )
+    latest = finished_seats(user)
     finished = list(
         _with_seats(
             Table.objects.filter(pk__in=latest.values("table_id")[:LOBBY_FINISHED_LIMIT])
