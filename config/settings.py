@@ -432,6 +432,7 @@ CELERY_BEAT_SCHEDULE = {
     "sweep-sessions": {"task": "accounts.tasks.sweep_sessions", "schedule": 3600},
     "sweep-pace": {"task": "games.tasks.sweep_pace", "schedule": 3600},
     "sweep-pace-full": {"task": "games.tasks.sweep_pace_full", "schedule": 24 * 3600},
+    "sweep-places": {"task": "games.tasks.sweep_places", "schedule": 300},
     "sweep-tournaments": {"task": "tournaments.tasks.sweep", "schedule": SWEEP_SECONDS},
 }
 CELERY_TASK_EAGER_PROPAGATES = True

@@ -386,10 +386,12 @@ class Rating(models.Model):
     ordinal = models.FloatField(_("rating"))
     games_played = models.PositiveIntegerField(_("rated games"), default=0)
     last_played = models.DateTimeField(_("last played"), null=True, blank=True)
+    # Its place on the game's leaderboard as the periodic job last wrote it (services.places);
+    # None while provisional, and until that job's next run after it is established.
+    place = models.PositiveIntegerField(_("place"), null=True, blank=True)
     # Not columns: set on a player's profile rows (selectors.ratings).
     game_name: str
     provisional: bool
-    place: int | None
 
     class Meta:
         constraints = [

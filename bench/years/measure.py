@@ -275,6 +275,8 @@ def sweeps(now: dt.datetime, runs: int, warmup: int, wanted: Chosen = EVERY) -> 
 
         listed.append((name, task, call))
     listed.append(("pace (hourly)", "games.tasks.sweep_pace", _pace_hourly(at)))
+    # Every five minutes; here with nothing changed since its last run (the generator's).
+    listed.append(("places", "games.tasks.sweep_places", games_sweeps.sweep_places))
     # It reads the clock itself: the generated sessions expire days after the data's "now".
     listed.append(("sessions (hourly)", "accounts.tasks.sweep_sessions", sessions_sweep))
     for name, task, work in listed:

@@ -2,13 +2,13 @@
 
 Without Redis (``TASKS_MODE == "thread"``) no beat runs, so the process that serves plays
 timeouts, ends vacations, prints reminder e-mails to the console and writes the players' pace
-(hourly) itself. It starts with the first request that process serves, from Django's
-``request_started`` signal, which ``GamesConfig.ready`` connects to ``start_when_serving``
-(the one place that starts it). Every server sends that signal, uvicorn's ASGI handler
-(``make run``, and each of its workers) as well as ``runserver``'s WSGI one, and nothing else
-does: a management command, a migration, a shell or a Celery worker never starts the sweeps,
-and a process starts them once. Never in a test run (``settings.TESTING``): tests run the
-sweeps themselves.
+(hourly) and places (every five minutes) itself. It starts with the first request that process
+serves, from Django's ``request_started`` signal, which ``GamesConfig.ready`` connects to
+``start_when_serving`` (the one place that starts it). Every server sends that signal, uvicorn's
+ASGI handler (``make run``, and each of its workers) as well as ``runserver``'s WSGI one, and
+nothing else does: a management command, a migration, a shell or a Celery worker never starts
+the sweeps, and a process starts them once. Never in a test run (``settings.TESTING``): tests
+run the sweeps themselves.
 """
 
 from __future__ import annotations
@@ -40,7 +40,13 @@ def run_once() -> None:
     from games.jobs import sweeps
 
     every = (sweeps.sweep_vacations, sweeps.sweep_deadlines, sweeps.sweep_reminders)
-    for sweep in (*every, sessions_sweep_if_due, sweeps.sweep_pace_if_due, *extra):
+    for sweep in (
+        *every,
+        sessions_sweep_if_due,
+        sweeps.sweep_pace_if_due,
+        sweeps.sweep_places_if_due,
+        *extra,
+    ):
         try:
             sweep()
         except Exception:

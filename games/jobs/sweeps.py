@@ -1,4 +1,5 @@
-"""The periodic sweeps: timeouts, reminders, the end of vacations and the players' pace.
+"""The periodic sweeps: timeouts, reminders, the end of vacations, the players' pace and
+places.
 
 Each selects only what is due, by index, and is safe to run twice or on two
 workers at once: timeouts re-check under the table lock, reminders are unique
@@ -19,7 +20,8 @@ from games.models import Reminder, Seat
 from games.services.bot_moves import seat_time_out
 from games.services.health import heartbeat_record
 from games.services.pace import pace_refresh, pace_refresh_changed
-from games.services.reminders import reminders_queue, reminders_send
+from games.services.places import places_refresh
+from games.services.reminders import reminders_queue, reminders_send_due
 
 logger = logging.getLogger(__name__)
 
@@ -45,8 +47,7 @@ def sweep_reminders(now: dt.datetime | None = None) -> int:
     now = now or timezone.now()
     reminders_queue(kind=Reminder.Kind.TURN, now=now)
     reminders_queue(kind=Reminder.Kind.WARNING, now=now)
-    users = Reminder.objects.filter(sent_at__isnull=True).values_list("user_id", flat=True)
-    return sum(reminders_send(user_id=user_id, now=now) for user_id in sorted(set(users)))
+    return reminders_send_due(now=now)
 
 
 def sweep_vacations(now: dt.datetime | None = None) -> int:
@@ -73,10 +74,18 @@ def sweep_pace_full(now: dt.datetime | None = None) -> int:
     return pace_refresh(now=now)
 
 
+def sweep_places() -> int:
+    """Writes the places on the leaderboards that changed (``services.places``); how many.
+    Every few minutes: a profile's place may be that stale, and no page counts one."""
+    return places_refresh()
+
+
+PLACES_EVERY_SECONDS = 300
 PACE_EVERY_SECONDS = 3600
 PACE_FULL_EVERY_SECONDS = 24 * 3600
 _last_pace: list[float] = []
 _last_pace_full: list[float] = []
+_last_places: list[float] = []
 
 
 def sweep_pace_if_due() -> int:
@@ -90,3 +99,12 @@ def sweep_pace_if_due() -> int:
         return 0
     _last_pace[:] = [now]
     return sweep_pace()
+
+
+def sweep_places_if_due() -> int:
+    """For the embedded default's loop, which runs every minute: the places every five."""
+    now = time.monotonic()
+    if _last_places and now - _last_places[0] < PLACES_EVERY_SECONDS:
+        return 0
+    _last_places[:] = [now]
+    return sweep_places()

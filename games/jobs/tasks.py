@@ -50,6 +50,11 @@ def sweep_pace() -> int:
     return sweeps.sweep_pace()
 
 
+@shared_task(name="games.tasks.sweep_places")
+def sweep_places() -> int:
+    return sweeps.sweep_places()
+
+
 @shared_task(name="games.tasks.sweep_pace_full")
 def sweep_pace_full() -> int:
     return sweeps.sweep_pace_full()

@@ -11,16 +11,11 @@ from django.core.paginator import Page, Paginator
 from django.db.models import (
     BooleanField,
     Case,
-    Count,
-    IntegerField,
-    OuterRef,
     Prefetch,
     QuerySet,
-    Subquery,
     Value,
     When,
 )
-from django.db.models.functions import Coalesce
 
 from accounts.models import User
 from games.catalog import playable_games
@@ -178,27 +173,14 @@ def profile_for(player: User, *, page: str | int | None = 1) -> Profile:
 
 
 def _ratings_with_place(player: User, names: dict[str, str]) -> Sequence[Rating]:
-    """The player's ratings, each with its place on the leaderboard if not provisional."""
-    above = (
-        Rating.objects.filter(
-            game=OuterRef("game"),
-            games_played__gte=PROVISIONAL_GAMES,
-            ordinal__gt=OuterRef("ordinal"),
-        )
-        .order_by()
-        .values("game")
-        .annotate(n=Count("user"))  # a column of the index: no row read (rating_established)
-        .values("n")
-    )
-    ratings = list(
-        Rating.objects.filter(user=player)
-        .annotate(above=Coalesce(Subquery(above, output_field=IntegerField()), 0))
-        .order_by("-last_played")
-    )
+    """The player's ratings, each with its place on the leaderboard if not provisional, as the
+    periodic job last wrote it (``services.places``)."""
+    ratings = list(Rating.objects.filter(user=player).order_by("-last_played"))
     for rating in ratings:
         rating.game_name = names.get(rating.game, rating.game)
         rating.provisional = rating.games_played < PROVISIONAL_GAMES
-        rating.place = None if rating.provisional else rating.above + 1
+        if rating.provisional:
+            rating.place = None
     return ratings
 
 

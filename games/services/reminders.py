@@ -3,7 +3,7 @@
 A seat's turn reminder and its "time is nearly up" warning fall due at a stored time
 (``Seat.reminder_due_at``, ``Seat.warn_at``, set by ``games.services.clocks``); the sweep turns
 those due into ``Reminder`` rows (``reminders_queue``), then sends each player one e-mail of
-them all (``reminders_send``).
+them all (``reminders_send_due``, a batch of players at a time).
 
 The player's cadence (``User.reminder_cadence``) says how many a turn gets: "delay", one
 reminder and one warning; "daily", "every" and "escalating", a reminder at each time
@@ -14,6 +14,7 @@ reminder and one warning; "daily", "every" and "escalating", a reminder at each 
 from __future__ import annotations
 
 import datetime as dt
+import logging
 
 from django.conf import settings
 from django.db import connection, transaction
@@ -36,6 +37,8 @@ from games.models import Reminder, Seat, Table
 from games.services import clocks
 from games.services.pace import pace_stale
 from games.services.presence import PRESENCE
+
+logger = logging.getLogger(__name__)
 
 
 def reminders_off(*, user: User) -> None:
@@ -202,36 +205,68 @@ def turn_reminders_drop(*, user: User, table_ids: list[int]) -> int:
     ).update(reminder_due_at=None)
 
 
-def reminders_send(*, user_id: int, now: dt.datetime) -> int:
-    """Sends this player's pending notices as one e-mail; 1 if one was sent.
+# Players e-mailed in one transaction (``reminders_send_due``).
+SEND_BATCH = 50
 
-    The rows stay locked while the e-mail goes out: a second worker skips them, and
-    a worker killed before the commit leaves them pending for the next sweep.
+
+def reminders_send_due(*, now: dt.datetime) -> int:
+    """Sends every player with pending notices one e-mail of them all; returns how many went.
+
+    A batch of players at a time, in one transaction: their pending rows locked (a second
+    worker skips them), their waiting tables read at once, the rows marked sent in one
+    statement. An e-mail that fails leaves its player's rows pending for the next sweep and the
+    others go; a worker killed before the commit leaves its batch pending, and the e-mails it
+    had sent go again.
     """
-    with transaction.atomic():
-        pending = list(
-            Reminder.objects.select_for_update(skip_locked=True)
-            .filter(user_id=user_id, sent_at__isnull=True)
-            .select_related("seat", "user")
-        )
-        if not pending:
-            return 0
-        user = pending[0].user
-        current = [r for r in pending if r.seat.is_waiting and r.seat.turn == r.turn]
-        sent = 0
+    users = Reminder.objects.filter(sent_at__isnull=True).values_list("user_id", flat=True)
+    ordered = sorted(set(users))
+    return sum(
+        _batch_send(user_ids=ordered[k : k + SEND_BATCH], now=now)
+        for k in range(0, len(ordered), SEND_BATCH)
+    )
+
+
+@transaction.atomic
+def _batch_send(*, user_ids: list[int], now: dt.datetime) -> int:
+    pending = list(
+        Reminder.objects.select_for_update(skip_locked=True, of=("self",))
+        .filter(user_id__in=user_ids, sent_at__isnull=True)
+        .select_related("seat", "user")
+        .order_by("user_id", "pk")
+    )
+    by_user: dict[int, list[Reminder]] = {}
+    for reminder in pending:
+        by_user.setdefault(reminder.user_id, []).append(reminder)
+    wanted: dict[int, list[Seat]] = {}  # the players to e-mail, and the seats they are warned of
+    for user_id, theirs in by_user.items():
+        user = theirs[0].user
+        current = [r for r in theirs if r.seat.is_waiting and r.seat.turn == r.turn]
         if current and user.wants_reminders and address_mailable(user):
-            warnings = [r.seat for r in current if r.kind == Reminder.Kind.WARNING]
-            sent = _send(user, warnings=warnings)
-        Reminder.objects.filter(pk__in=[r.pk for r in pending]).update(sent_at=now)
+            wanted[user_id] = [r.seat for r in current if r.kind == Reminder.Kind.WARNING]
+    waiting: dict[int | None, list[Seat]] = {}
+    seats = (
+        Seat.objects.filter(user_id__in=wanted, is_waiting=True, table__status=Table.Status.RUNNING)
+        .select_related("table")
+        .order_by("user_id", "deadline")
+    )
+    for seat in seats if wanted else []:
+        waiting.setdefault(seat.user_id, []).append(seat)
+    sent = 0
+    failed: set[int] = set()
+    for user_id, warnings in wanted.items():
+        user = by_user[user_id][0].user
+        try:
+            sent += _send(user, warnings=warnings, waiting=waiting.get(user_id, []))
+        except Exception:  # the server refused or went away: this player's turn comes again
+            logger.exception("the reminder e-mail to player %s failed", user_id)
+            failed.add(user_id)
+    done = [r.pk for r in pending if r.user_id not in failed]
+    Reminder.objects.filter(pk__in=done).update(sent_at=now)
     return sent
 
 
-def _send(user: User, warnings: list[Seat]) -> int:
-    waiting = list(
-        Seat.objects.filter(user=user, is_waiting=True, table__status=Table.Status.RUNNING)
-        .select_related("table")
-        .order_by("deadline")
-    )
+def _send(user: User, warnings: list[Seat], waiting: list[Seat]) -> int:
+    """One player's e-mail: ``waiting`` are their seats whose turn it is, by deadline."""
     warned = {seat.pk for seat in warnings}
     unsubscribe = unsubscribe_url(user=user)
     language = getattr(user, "language", None) or settings.LANGUAGE_CODE

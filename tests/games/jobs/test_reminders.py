@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import functools
+from unittest import mock
 
 import pytest
 from django.core import mail
@@ -13,12 +14,13 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
+from accounts import mailing
 from accounts.models import REMINDERS_OFF
 from games.jobs import sweeps
 from games.models import Reminder, Seat, Table
 from games.rules import get_rules
 from games.services.presence import PRESENCE_REFRESH, seat_presence_touch
-from games.services.reminders import reminders_queue
+from games.services.reminders import reminders_queue, reminders_send_due
 from games.services.tables import table_create, table_join
 from tests.conftest import client_for, play_a_legal_move
 from tests.factories import UserFactory
@@ -188,14 +190,18 @@ def test_a_reminder_for_a_turn_already_played_is_not_sent(running_table):
     assert Reminder.objects.get(seat=seat).sent_at is not None
 
 
+class WorkerKilled(BaseException):
+    """The worker's process ends mid-send (not an error the sweep could catch)."""
+
+
 def test_a_worker_dying_while_sending_loses_nothing(running_table, monkeypatch):
     later = timezone.now() + 2 * HOUR
 
-    def crash(*args, **kwargs):
-        raise ConnectionError("SMTP went away")
+    def die(*args, **kwargs):
+        raise WorkerKilled
 
-    monkeypatch.setattr("accounts.mailing.EmailMultiAlternatives.send", crash)
-    with pytest.raises(ConnectionError):
+    monkeypatch.setattr("accounts.mailing.EmailMultiAlternatives.send", die)
+    with pytest.raises(WorkerKilled):
         sweeps.sweep_reminders(later)
     assert Reminder.objects.filter(sent_at__isnull=True).count() == 1
     monkeypatch.undo()
@@ -203,6 +209,54 @@ def test_a_worker_dying_while_sending_loses_nothing(running_table, monkeypatch):
     assert len(mail.outbox) == 1
     sweeps.sweep_reminders(later)
     assert len(mail.outbox) == 1
+
+
+def test_an_email_the_server_refuses_comes_again_and_the_others_go(alice, bob, carol):
+    """The players of a sweep are e-mailed in one transaction; one refusal spares the others."""
+    for first, second in ((alice, bob), (carol, UserFactory())):
+        table = _new_game(first, second)
+        if _waiting_seat(table).user != first:
+            play_a_legal_move(table)
+    later = timezone.now() + 2 * HOUR
+    real_send = mailing.EmailMultiAlternatives.send
+
+    def refuse_alice(message, *args, **kwargs):
+        if message.to == [alice.email]:
+            raise ConnectionError("550 mailbox unavailable")
+        return real_send(message, *args, **kwargs)
+
+    with mock.patch.object(mailing.EmailMultiAlternatives, "send", refuse_alice):
+        assert sweeps.sweep_reminders(later) == 1
+    assert [m.to for m in mail.outbox] == [[carol.email]]
+    assert Reminder.objects.get(user=alice).sent_at is None
+    assert Reminder.objects.get(user=carol).sent_at == later
+
+    assert sweeps.sweep_reminders(later) == 1
+    assert [m.to for m in mail.outbox] == [[carol.email], [alice.email]]
+    assert sweeps.sweep_reminders(later) == 0
+
+
+def test_sending_to_many_players_costs_one_query_more_a_player_at_most(
+    django_assert_max_num_queries,
+):
+    """A batch: the pending rows, the waiting seats and the update once for all the players;
+    only the apps' notes (unread chat lines) are read a player at a time."""
+
+    def queries_for(players: int) -> int:
+        for _ in range(players):
+            table = _new_game(UserFactory(), UserFactory())
+            if _waiting_seat(table).user != table.seats.get(position=0).user:
+                play_a_legal_move(table)
+        later = timezone.now() + 2 * HOUR
+        for kind in Reminder.Kind:
+            reminders_queue(kind=kind, now=later)
+        mail.outbox = []
+        with CaptureQueriesContext(connection) as captured:
+            assert reminders_send_due(now=later) == players
+        return len(captured)
+
+    one, eight = queries_for(1), queries_for(8)
+    assert eight - one <= 7
 
 
 def test_the_unsubscribe_link_turns_reminders_off_without_signing_in(running_table):
