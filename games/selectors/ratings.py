@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from django.core.paginator import Page, Paginator
@@ -135,7 +136,6 @@ class SoloRecord:
 class Profile:
     player: User
     ratings: Sequence[Rating]
-    chart: Chart
     # Games against people (and bots) only; solo games are counted apart, by level.
     records: list[Record]
     solo_records: list[SoloRecord]
@@ -145,6 +145,24 @@ class Profile:
     pace: PlayerPace | None = None
     provisional_games: int = PROVISIONAL_GAMES
     pace_min_moves: int = PACE_MIN_MOVES
+    game_names: dict[str, str] = field(default_factory=dict, repr=False)
+
+    @cached_property
+    def chart(self) -> Chart:
+        """Read when drawn only: the page keeps the drawn chart in the cache by ``chart_key``."""
+        return rating_chart(_chart_changes(self.player), self.game_names)
+
+    @property
+    def chart_key(self) -> str:
+        """The chart changes only with this: a rated game played, or the ratings replayed
+        (``ratings_recompute``), changes some rating's count of games or its value."""
+        return ";".join(
+            f"{r.game}:{r.games_played}:{r.ordinal!r}" for r in sorted(self.ratings, key=_game)
+        )
+
+
+def _game(rating: Rating) -> str:
+    return rating.game
 
 
 def profile_for(player: User, *, page: str | int | None = 1) -> Profile:
@@ -155,7 +173,6 @@ def profile_for(player: User, *, page: str | int | None = 1) -> Profile:
     return Profile(
         player=player,
         ratings=_ratings_with_place(player, names),
-        chart=rating_chart(_chart_changes(player), names),
         records=records,
         solo_records=solo_records,
         running=list(
@@ -169,6 +186,7 @@ def profile_for(player: User, *, page: str | int | None = 1) -> Profile:
         ),
         finished=_finished_page(player, page),
         pace=pace_of(player),
+        game_names=names,
     )
 
 

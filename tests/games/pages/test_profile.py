@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import datetime as dt
+import zoneinfo
 from types import SimpleNamespace
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
+from django.utils import formats, translation
 
 from games.models import Rating, RatingChange
 from games.selectors import charts
@@ -112,3 +116,55 @@ def test_the_chart_puts_every_point_inside_the_drawing():
     values = [float(label) for _y, label in chart.y_ticks]
     assert values[0] <= -1.8 and values[-1] >= 5.1
     assert charts.rating_chart([], {}).empty
+
+
+def _chart_of(html: str) -> str:
+    return html.split('<figure class="rating-chart">')[1].split("</figure>")[0]
+
+
+def test_the_chart_is_drawn_once_until_a_rated_game_changes_it(alice, bob):
+    """The drawn chart is kept in the cache: a second view reads neither its rating changes
+    nor draws it again; a new rated game, a new name, another language or time zone draws it
+    anew."""
+    finished_game(alice, bob, seed=1)
+    client = client_for(None)
+    with CaptureQueriesContext(connection) as drawn:
+        first = client.get(profile_url(alice)).content.decode()
+    assert _chart_of(first).count("<circle") == 1
+    with CaptureQueriesContext(connection) as kept:
+        again = client.get(profile_url(alice)).content.decode()
+    assert _chart_of(again) == _chart_of(first)
+    def chart_reads(queries: CaptureQueriesContext) -> list[str]:
+        return [
+            q["sql"] for q in queries if "games_ratingchange" in q["sql"] and "LIMIT" in q["sql"]
+        ]
+
+    assert len(chart_reads(drawn)) == 1 and chart_reads(kept) == []
+    assert len(kept) == len(drawn) - 1
+
+    finished_game(alice, bob, seed=2)
+    after = client.get(profile_url(alice)).content.decode()
+    assert _chart_of(after).count("<circle") == 2, "the new game's point is drawn"
+
+    alice.display_name = "Alice the Bold"
+    alice.save()
+    renamed = client.get(profile_url(alice)).content.decode()
+    assert "Alice the Bold" in _chart_of(renamed)
+
+    czech = client_for(None)
+    czech.cookies["django_language"] = "cs"
+    chart_cs = _chart_of(czech.get(profile_url(alice)).content.decode())
+    assert chart_cs != _chart_of(renamed)
+    assert "Alice the Bold" in chart_cs and "rated game" not in chart_cs
+
+    latest = RatingChange.objects.filter(user=alice).latest("created_at").created_at
+    east, west = "Pacific/Kiritimati", "Pacific/Pago_Pago"  # 25 hours apart: other days
+    for zone, other in ((east, west), (west, east)):
+        viewer = UserFactory(time_zone=zone)
+        shown = _chart_of(client_for(viewer).get(profile_url(alice)).content.decode())
+        assert _day(latest, zone) in shown and _day(latest, other) not in shown
+
+
+def _day(moment: dt.datetime, zone: str) -> str:
+    with translation.override("en"):
+        return formats.date_format(moment.astimezone(zoneinfo.ZoneInfo(zone)), "DATE_FORMAT")
