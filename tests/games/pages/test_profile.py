@@ -134,6 +134,7 @@ def test_the_chart_is_drawn_once_until_a_rated_game_changes_it(alice, bob):
     with CaptureQueriesContext(connection) as kept:
         again = client.get(profile_url(alice)).content.decode()
     assert _chart_of(again) == _chart_of(first)
+
     def chart_reads(queries: CaptureQueriesContext) -> list[str]:
         return [
             q["sql"] for q in queries if "games_ratingchange" in q["sql"] and "LIMIT" in q["sql"]
