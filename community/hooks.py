@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.template.loader import render_to_string
+from django.utils import translation
 from django.utils.translation import ngettext
 
 from accounts.closing import closing_step_register
@@ -10,7 +12,7 @@ from accounts.export import export_section_register
 from accounts.models import User
 from community import broadcast, chat_pages, jobs, live, people_pages
 from community.selectors.account_export import community_export
-from community.selectors.chat import unread_lines
+from community.selectors.chat import unread_lines, unread_lines_of_players
 from community.services.account_closing import player_community_close
 from community.services.notes import notes_read, sweep_note_mails
 from community.services.push import sweep_pushes
@@ -28,13 +30,18 @@ def unread_notes(user: User, tables: list[Table]) -> dict[int, str]:
     }
 
 
-def unread_lines_said(user: User, tables: list[Table]) -> dict[int, str]:
-    """The reminder e-mail's rows: how many chat lines wait at each table, in plain words."""
-    return {
-        table_id: ngettext("%(count)d unread chat line", "%(count)d unread chat lines", count)
-        % {"count": count}
-        for table_id, count in unread_lines(user, tables).items()
-    }
+def unread_lines_said(players: list[tuple[User, list[Table]]]) -> dict[tuple[int, int], str]:
+    """The reminder e-mails' rows: how many chat lines wait at each player's tables, in plain
+    words in the player's language; one query for all the players."""
+    language = {user.pk: user.language or settings.LANGUAGE_CODE for user, _tables in players}
+    pairs = [(user.pk, table.pk) for user, tables in players for table in tables]
+    said = {}
+    for (user_id, table_id), count in unread_lines_of_players(pairs).items():
+        with translation.override(language[user_id]):
+            said[(user_id, table_id)] = ngettext(
+                "%(count)d unread chat line", "%(count)d unread chat lines", count
+            ) % {"count": count}
+    return said
 
 
 def table_opened(user: User, table: Table) -> None:

@@ -9,8 +9,9 @@ them (``docs/architecture.md``, "The apps above games"): registries they fill in
   tournament they entered "with no vacations during it");
 - ``table_opened``: called when a signed-in player loads a table's page (what they were told of
   it is read now);
-- ``reminder_notes``: a short plain-text note per table in the reminder e-mail (unread chat
-  lines), for all its rows at once;
+- ``reminder_notes``: a short plain-text note per table in the reminder e-mails (unread chat
+  lines), for a sweep's batch of players at once, each in the player's language: keyed by
+  (player, table);
 - ``row_notes``: a short note per table in the lobby's "your tables" (unread chat lines), for all
   the rows at once, in a fixed number of queries;
 - ``socket_groups``: the groups a table's socket joins besides the table's own (the players'
@@ -78,6 +79,7 @@ ReplayPanel = Callable[["HttpRequest", "Table"], str]
 ProfilePanel = Callable[["HttpRequest", "User"], str]
 LobbyPanel = Callable[["HttpRequest"], str]
 RowNotes = Callable[["User", "list[Table]"], dict[int, str]]
+ReminderNotes = Callable[["list[tuple[User, list[Table]]]"], dict[tuple[int, int], str]]
 TableOpened = Callable[["User", "Table"], None]
 VacationRefusal = Callable[["User"], "str | None"]
 SocketGroups = Callable[[SocketPage], list[str]]
@@ -90,7 +92,7 @@ replay_panels: list[ReplayPanel] = []
 profile_panels: list[ProfilePanel] = []
 lobby_panels: list[LobbyPanel] = []
 row_notes: list[RowNotes] = []
-reminder_notes: list[RowNotes] = []
+reminder_notes: list[ReminderNotes] = []
 table_opened: list[TableOpened] = []
 vacation_refusals: list[VacationRefusal] = []
 socket_groups: list[SocketGroups] = []

@@ -21,13 +21,13 @@ from django.db.models import (
 from accounts.models import User
 from games.catalog import playable_games
 from games.models import PROVISIONAL_GAMES as PROVISIONAL_GAMES
-from games.models import PlayerPace, PlayerRecord, Rating, RatingChange, Seat, Table
+from games.models import PlayerPace, PlayerRecord, Rating, RatingChange, Table
 from games.rules import Rules, get_rules
 from games.selectors.charts import Chart, rating_chart
 from games.selectors.pace import PACE_MIN_MOVES, pace_of
 from games.selectors.paging import KeyedRows
 from games.selectors.solo import solo_level_name, solo_opponent, solo_result
-from games.selectors.tables import finished_seats
+from games.selectors.tables import finished_seats, row_seats
 
 LEADERBOARD_PAGE_SIZE = 50
 PROFILE_PAGE_SIZE = 20
@@ -237,7 +237,7 @@ def _records(player: User, names: dict[str, str]) -> tuple[list[Record], list[So
 
 def _with_seats(tables: QuerySet[Table]) -> QuerySet[Table]:
     return tables.defer("state", "options").prefetch_related(
-        Prefetch("seats", queryset=Seat.objects.select_related("user"))
+        Prefetch("seats", queryset=row_seats())
     )
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.contrib.auth.models import AnonymousUser
-from django.db.models import Prefetch, QuerySet
+from django.db.models import Prefetch, QuerySet, prefetch_related_objects
 
 from accounts.models import User
 from accounts.relations import games_barred
@@ -24,16 +24,33 @@ UNFINISHED = {"rank__isnull": True}
 _LOBBY_DEFER = ("state", "outcome", "options")
 
 
-def _with_seats(tables: QuerySet[Table]) -> QuerySet[Table]:
-    """With their seats, their players and their players' pace (joined: no query of its own)."""
-    return tables.defer(*_LOBBY_DEFER).prefetch_related(
-        Prefetch("seats", queryset=Seat.objects.select_related("user", SEAT_PACE))
-    )
+# What a row shows of a seat's player: a name (or "a former player", "(bot)") and a link. Their
+# other columns (settings, addresses, times) are most of a player's row and are not read.
+ROW_USER_FIELDS = frozenset({"id", "username", "display_name", "closed_at", "is_bot", "is_active"})
 
 
-def _paced(*lists: list[Table]) -> None:
-    """Every row's seats get their player's pace (the badge beside their name)."""
-    seats_paced(seat for tables in lists for table in tables for seat in table.seats.all())
+def row_seats() -> QuerySet[Seat]:
+    """Seats with their players (as rows show them) and their pace, joined."""
+    unread = [
+        f"user__{field.name}"
+        for field in User._meta.concrete_fields
+        if field.name not in ROW_USER_FIELDS
+    ]
+    return Seat.objects.select_related("user", SEAT_PACE).defer(*unread)
+
+
+def _rows(tables: QuerySet[Table]) -> QuerySet[Table]:
+    """Tables as rows show them, without their seats (``_seated``)."""
+    return tables.defer(*_LOBBY_DEFER)
+
+
+def _seated(*lists: list[Table]) -> None:
+    """Gives every row of the lists its seats (``table.seats.all()``) with their players and
+    each player's pace (the badge beside their name): one query for all the lists' tables, as
+    a prefetch of each list would make one per list."""
+    tables = [table for listed in lists for table in listed]
+    prefetch_related_objects(tables, Prefetch("seats", queryset=row_seats()))
+    seats_paced(seat for table in tables for seat in table.seats.all())
 
 
 def finished_seats(player: User | int) -> QuerySet[Seat]:
@@ -54,9 +71,9 @@ class Lobby:
 
 def lobby_for(user: User | AnonymousUser) -> Lobby:
     if not user.is_authenticated:
-        all_open = _with_seats(Table.objects.filter(status=Table.Status.OPEN, rematch_of=None))
+        all_open = _rows(Table.objects.filter(status=Table.Status.OPEN, rematch_of=None))
         shown = list(all_open.order_by("-created_at")[:LOBBY_OPEN_LIMIT])
-        _paced(shown)
+        _seated(shown)
         return Lobby([], set(), shown, [])
     active = [Table.Status.OPEN, Table.Status.RUNNING]
     my_seats = list(
@@ -65,12 +82,12 @@ def lobby_for(user: User | AnonymousUser) -> Lobby:
         )
     )
     waiting = {table_id for table_id, is_waiting in my_seats if is_waiting}
-    mine = list(_with_seats(Table.objects.filter(pk__in=[t for t, _w in my_seats])))
+    mine = list(_rows(Table.objects.filter(pk__in=[t for t, _w in my_seats])))
     for table in mine:
         table.waiting_for_me = table.pk in waiting
     mine.sort(key=lambda t: (not t.waiting_for_me, t.status != Table.Status.RUNNING, -t.pk))
     open_tables = list(
-        _with_seats(
+        _rows(
             Table.objects.filter(status=Table.Status.OPEN, rematch_of=None)
             .exclude(seats__user=user)
             .exclude(seats__user__in=games_barred(user.pk))
@@ -80,11 +97,11 @@ def lobby_for(user: User | AnonymousUser) -> Lobby:
     # only those ten tables read: years of games cost ten index entries, not rows.
     latest = finished_seats(user)
     finished = list(
-        _with_seats(
+        _rows(
             Table.objects.filter(pk__in=latest.values("table_id")[:LOBBY_FINISHED_LIMIT])
         ).order_by("-finished_at", "-pk")
     )
-    _paced(mine, open_tables, finished)
+    _seated(mine, open_tables, finished)
     return Lobby(mine, waiting, open_tables, finished)
 
 

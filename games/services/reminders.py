@@ -67,6 +67,8 @@ def reminder_settings_update(*, user: User, now: dt.datetime | None = None) -> N
         seat.save(update_fields=["reminder_due_at", "warn_at"])
 
 
+# A due seat's table is read for its clock's settings: not its game (a state of kilobytes).
+_TABLE_UNREAD = ("table__state", "table__outcome", "table__options")
 # The field of ``Seat`` that says when each kind of notice falls due.
 DUE_FIELDS = {Reminder.Kind.TURN: "reminder_due_at", Reminder.Kind.WARNING: "warn_at"}
 BATCH = 200
@@ -87,6 +89,7 @@ def reminders_queue(*, kind: Reminder.Kind, now: dt.datetime) -> int:
         due = list(
             Seat.objects.select_for_update(skip_locked=True, of=("self",))
             .select_related("user", "table")
+            .defer(*_TABLE_UNREAD)
             .filter(**{f"{field}__lte": now})
             .order_by(field)[:BATCH]
         )
@@ -205,18 +208,18 @@ def turn_reminders_drop(*, user: User, table_ids: list[int]) -> int:
     ).update(reminder_due_at=None)
 
 
-# Players e-mailed in one transaction (``reminders_send_due``).
+# Players whose notices and waiting tables are read at once (``reminders_send_due``).
 SEND_BATCH = 50
 
 
 def reminders_send_due(*, now: dt.datetime) -> int:
     """Sends every player with pending notices one e-mail of them all; returns how many went.
 
-    A batch of players at a time, in one transaction: their pending rows locked (a second
-    worker skips them), their waiting tables read at once, the rows marked sent in one
-    statement. An e-mail that fails leaves its player's rows pending for the next sweep and the
-    others go; a worker killed before the commit leaves its batch pending, and the e-mails it
-    had sent go again.
+    A batch of players at a time: their pending notices, their waiting tables and the apps'
+    notes read at once; then each player's e-mail in a transaction of its own, their rows
+    marked sent as it commits. So an e-mail never goes twice: a worker killed while sending
+    leaves that player's rows pending, and those it sent before marked. An e-mail the server
+    refuses leaves its player's rows pending for the next sweep; the others go.
     """
     users = Reminder.objects.filter(sent_at__isnull=True).values_list("user_id", flat=True)
     ordered = sorted(set(users))
@@ -226,23 +229,15 @@ def reminders_send_due(*, now: dt.datetime) -> int:
     )
 
 
-@transaction.atomic
 def _batch_send(*, user_ids: list[int], now: dt.datetime) -> int:
-    pending = list(
-        Reminder.objects.select_for_update(skip_locked=True, of=("self",))
-        .filter(user_id__in=user_ids, sent_at__isnull=True)
+    pending: dict[int, list[Reminder]] = {}
+    for reminder in (
+        Reminder.objects.filter(user_id__in=user_ids, sent_at__isnull=True)
         .select_related("seat", "user")
         .order_by("user_id", "pk")
-    )
-    by_user: dict[int, list[Reminder]] = {}
-    for reminder in pending:
-        by_user.setdefault(reminder.user_id, []).append(reminder)
-    wanted: dict[int, list[Seat]] = {}  # the players to e-mail, and the seats they are warned of
-    for user_id, theirs in by_user.items():
-        user = theirs[0].user
-        current = [r for r in theirs if r.seat.is_waiting and r.seat.turn == r.turn]
-        if current and user.wants_reminders and address_mailable(user):
-            wanted[user_id] = [r.seat for r in current if r.kind == Reminder.Kind.WARNING]
+    ):
+        pending.setdefault(reminder.user_id, []).append(reminder)
+    wanted = [user_id for user_id, theirs in pending.items() if _wanted(theirs)]
     waiting: dict[int | None, list[Seat]] = {}
     seats = (
         Seat.objects.filter(user_id__in=wanted, is_waiting=True, table__status=Table.Status.RUNNING)
@@ -251,38 +246,81 @@ def _batch_send(*, user_ids: list[int], now: dt.datetime) -> int:
     )
     for seat in seats if wanted else []:
         waiting.setdefault(seat.user_id, []).append(seat)
+    # What the apps above add to each row, in each player's language: unread chat lines.
+    players = [(pending[user_id][0].user, waiting.get(user_id, [])) for user_id in wanted]
+    notes: dict[tuple[int, int], list[str]] = {}
+    for hook in extensions.reminder_notes:
+        tables = [(user, [seat.table for seat in seats]) for user, seats in players]
+        for key, note in hook(tables).items():
+            notes.setdefault(key, []).append(note)
     sent = 0
-    failed: set[int] = set()
-    for user_id, warnings in wanted.items():
-        user = by_user[user_id][0].user
+    for user_id, theirs in pending.items():
         try:
-            sent += _send(user, warnings=warnings, waiting=waiting.get(user_id, []))
+            sent += _player_send(theirs, waiting.get(user_id, []), notes, now=now)
         except Exception:  # the server refused or went away: this player's turn comes again
             logger.exception("the reminder e-mail to player %s failed", user_id)
-            failed.add(user_id)
-    done = [r.pk for r in pending if r.user_id not in failed]
-    Reminder.objects.filter(pk__in=done).update(sent_at=now)
     return sent
 
 
-def _send(user: User, warnings: list[Seat], waiting: list[Seat]) -> int:
-    """One player's e-mail: ``waiting`` are their seats whose turn it is, by deadline."""
+def _wanted(theirs: list[Reminder]) -> bool:
+    """Whether a player's pending notices make an e-mail: one is for a turn still waiting, and
+    they still want e-mails at an address that takes them."""
+    user = theirs[0].user
+    current = any(r.seat.is_waiting and r.seat.turn == r.turn for r in theirs)
+    return current and user.wants_reminders and address_mailable(user)
+
+
+@transaction.atomic
+def _player_send(
+    theirs: list[Reminder],
+    waiting: list[Seat],
+    notes: dict[tuple[int, int], list[str]],
+    *,
+    now: dt.datetime,
+) -> int:
+    """One player's e-mail of their pending notices (read with the batch); 1 if it went.
+
+    Its rows still pending are marked sent first, in one statement that locks them: a second
+    worker at the same rows waits for this commit, then finds them sent. A failed e-mail rolls
+    the mark back."""
+    with connection.cursor() as cursor:
+        ids = [r.pk for r in theirs]
+        cursor.execute(
+            f"UPDATE {Reminder._meta.db_table} SET sent_at = %s"
+            f" WHERE id IN ({', '.join(['%s'] * len(ids))}) AND sent_at IS NULL RETURNING id",
+            [now, *ids],
+        )
+        marked = {row[0] for row in cursor.fetchall()}
+    theirs = [r for r in theirs if r.pk in marked]
+    if not theirs or not _wanted(theirs):
+        return 0  # sent by another worker meanwhile, or nothing left to say
+    warnings = [
+        r.seat
+        for r in theirs
+        if r.kind == Reminder.Kind.WARNING and r.seat.is_waiting and r.seat.turn == r.turn
+    ]
+    return _send(theirs[0].user, warnings=warnings, waiting=waiting, notes=notes)
+
+
+def _send(
+    user: User,
+    warnings: list[Seat],
+    waiting: list[Seat],
+    notes: dict[tuple[int, int], list[str]],
+) -> int:
+    """One player's e-mail: ``waiting`` are their seats whose turn it is, by deadline;
+    ``notes``, the apps' notes by (player, table)."""
     warned = {seat.pk for seat in warnings}
     unsubscribe = unsubscribe_url(user=user)
     language = getattr(user, "language", None) or settings.LANGUAGE_CODE
     with translation.override(language), timezone.override(user.zone):
-        # What the apps above add to each row, in the player's language: unread chat lines.
-        notes: dict[int, list[str]] = {}
-        for hook in extensions.reminder_notes:
-            for table_id, note in hook(user, [seat.table for seat in waiting]).items():
-                notes.setdefault(table_id, []).append(note)
         rows = [
             {
                 "table": seat.table,
                 "url": absolute_url(reverse("table_detail", args=[seat.table_id])),
                 "deadline": seat.deadline,
                 "warning": seat.pk in warned,
-                "notes": notes.get(seat.table_id, []),
+                "notes": notes.get((user.pk, seat.table_id), []),
             }
             for seat in waiting
         ]

@@ -14,12 +14,12 @@ from django.utils import timezone
 from accounts.models import User
 from accounts.notify import NoteKind
 from community.models import Notification
-from community.services.chat import chat_line_post
+from community.services.chat import chat_line_post, chat_read_mark
 from community.services.notes import NOTE_MAIL_DELAY, sweep_note_mails
 from community.services.people import block_set, follow_add, follow_remove
 from games.jobs import sweeps
 from games.models import Seat
-from games.services.tables import table_rematch
+from games.services.tables import table_create, table_join, table_rematch
 from tests.conftest import client_for, play_a_legal_move, user_at
 from tests.factories import UserFactory
 from tests.games.rated_games import finished_game
@@ -264,6 +264,44 @@ def test_the_reminder_says_how_many_chat_lines_wait_at_each_table(running_table)
     (message,) = [m for m in mail.outbox if m.to == [seat.user.email]]
     assert "3 unread chat lines" in message.body
     assert "3 unread chat lines" in message.alternatives[0][0]
+
+
+def test_a_sweeps_reminders_count_each_players_own_unread_lines_in_their_language():
+    """The notes of a sweep's players are read at once: each player's lines since they last
+    read, without those of a player they hid, said in their own language."""
+    ann, bob, mal = UserFactory(), UserFactory(), UserFactory()
+    eva = UserFactory(language="cs")
+
+    def waiting_for(player: User, opponent: User) -> int:
+        table = table_create(user=player, game="district-noir", num_seats=2, seconds_per_move=86400)
+        table_join(table_id=table.pk, user=opponent)
+        if Seat.objects.get(table=table, is_waiting=True).user != player:
+            play_a_legal_move(table)
+        return table.pk
+
+    with_bob, with_mal, eva_with_bob = (
+        waiting_for(ann, bob),
+        waiting_for(ann, mal),
+        waiting_for(eva, bob),
+    )
+    chat_line_post(table_id=with_bob, user=bob, room="players", text="hello")
+    chat_read_mark(table_id=with_bob, user=ann)
+    for text in ("your move", "still there?"):
+        chat_line_post(table_id=with_bob, user=bob, room="players", text=text)
+    block_set(user=ann, target=mal, hide_lines=True, no_games=False, no_contact=False)
+    for text in ("spam", "more spam"):
+        chat_line_post(table_id=with_mal, user=mal, room="players", text=text)
+    chat_line_post(table_id=eva_with_bob, user=bob, room="players", text="ahoj")
+
+    sweeps.sweep_reminders(timezone.now() + dt.timedelta(days=2))
+    (to_ann,) = [m for m in mail.outbox if m.to == [ann.email]]
+    rows = to_ann.body.split("\n- ")[1:]
+    [bob_row] = [row for row in rows if f"/t/{with_bob}/" in row]
+    [mal_row] = [row for row in rows if f"/t/{with_mal}/" in row]
+    assert "2 unread chat lines" in bob_row
+    assert "unread" not in mal_row
+    (to_eva,) = [m for m in mail.outbox if m.to == [eva.email]]
+    assert "1 nepřečtený řádek chatu" in to_eva.body
 
 
 # A turn's notifications (community.jobs, a task of their own): the seats; the player who moved
