@@ -11,9 +11,10 @@ REPLAY_CHAT_QUERIES = 2
 TABLE_TOURNAMENT_QUERIES = 1
 # Session, user, then the page's own queries, the chat under the board, and its tournament.
 TABLE_PAGE_QUERIES = 5 + CHAT_QUERIES + TABLE_TOURNAMENT_QUERIES
-# The lobby of a signed-in player, with the unread chat lines of their tables (one query for
-# all) and their players' pace (joined to the seats: none of its own).
-LOBBY_QUERIES = 9
+# The lobby of a signed-in player: their tables, the open ones and their latest finished, the
+# seats of all three lists at once (their players' pace joined: no query of its own), the
+# unread chat lines of their tables (one query for all).
+LOBBY_QUERIES = 8
 # How a signed-in viewer stands to the player (community/selectors/people.py: follows both ways
 # and the viewer's block, in one query).
 RELATION_QUERIES = 1
