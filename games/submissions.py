@@ -19,7 +19,7 @@ from games.errors import GameError, NotFound
 from games.forms.tables import ActionForm
 from games.models import Seat, Table
 from games.selectors.pace import SEAT_PACE
-from games.services.events import changes_from_page, published_after_this
+from games.services.events import Event, changes_from_page, published_after_this
 from games.services.moves import move_play
 
 
@@ -32,15 +32,24 @@ class MoveOutcome:
     status: int = 200
 
 
-def move_submit(*, table_id: int, user: Any, data: Any, origin: str = "") -> MoveOutcome:
-    """Plays the move in ``data`` for ``user`` at the table, or says why not."""
+def move_submit(
+    *,
+    table_id: int,
+    user: Any,
+    data: Any,
+    origin: str = "",
+    held: list[tuple[Event, ...]] | None = None,
+) -> MoveOutcome:
+    """Plays the move in ``data`` for ``user`` at the table, or says why not. Its events go
+    out when the move's board is drawn; into ``held`` instead, if given, for the caller to
+    publish once it has answered (``events.publish``)."""
     if user is None or not user.is_authenticated:
         return _refused(table_id, _("Sign in to play."), 403)
     form = ActionForm(data)
     if not form.is_valid():
         return _refused(table_id, _("That move could not be read."), 400)
     try:
-        with changes_from_page(page_id=origin), published_after_this():
+        with changes_from_page(page_id=origin), published_after_this(later=held):
             result = move_play(
                 table_id=table_id,
                 user=user,

@@ -9,7 +9,8 @@
   ...}``, also after a reconnect): if the table moved on meanwhile, it gets the board at once.
 - A move (``ws-send`` of the board's form: ``action``, ``version``) goes through the same
   ``submissions.move_submit`` as the HTTP post; the answer (the reason of a refusal for
-  ``#board-message``, and the changed parts) comes back on this socket only.
+  ``#board-message``, and the changed parts) comes back on this socket only, and then the
+  move's events are published (the others' pushes, the streams, the queues).
 - ``ping``, every 30 s: keeps the player's presence fresh and the socket in its group (a group
   membership expires in the channel layer, and is lost when Redis restarts empty).
 - The apps above (``games.extensions``) add groups for a page (the players' chat room, for a
@@ -40,6 +41,7 @@ from games import boards, extensions, submissions
 from games.live import fanout, renders
 from games.live.threads import on_database
 from games.models import Seat, Table
+from games.services import events
 from games.services.events import PAGE_ID_LENGTH
 from games.services.presence import seat_presence_touch
 
@@ -133,7 +135,12 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
             if "hello" in message:
                 await self._hello(message)
             elif "action" in message:
-                await self.send_html(await self._move(message))
+                held: list[tuple[events.Event, ...]] = []
+                try:
+                    await self.send_html(await self._move(message, held))
+                finally:  # the others are told of the move once the mover has their answer
+                    if held:
+                        await self._publish(held)
             else:
                 handler = next(
                     (h for key, h in extensions.socket_messages.items() if key in message), None
@@ -238,12 +245,18 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
         return board
 
     @on_database
-    def _move(self, message: dict[str, Any]) -> str:
+    def _move(self, message: dict[str, Any], held: list[tuple[events.Event, ...]]) -> str:
         """Plays a move sent over the socket: the answer for ``#board-message``, and the
-        parts of the board that changed for this page."""
+        parts of the board that changed for this page. The move's events are left in
+        ``held``: telling the others (the table's group, the players' streams, the queues: a
+        few milliseconds, more under load) need not delay this answer."""
         with translation.override(self.language):
             outcome = submissions.move_submit(
-                table_id=self.table_id, user=self.user, data=message, origin=self.page_id
+                table_id=self.table_id,
+                user=self.user,
+                data=message,
+                origin=self.page_id,
+                held=held,
             )
             if outcome.table is None:
                 return self._message(outcome.message)
@@ -253,6 +266,10 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
             renders.table_keep(outcome.table)  # this seat's other pages here need no render
             renders.board_keep(self.table_id, self.language, self.audience, board)
             return self._message(outcome.message) + boards.changed_parts(board, self.sent)
+
+    @on_database
+    def _publish(self, held: list[tuple[events.Event, ...]]) -> None:
+        events.publish(batches=held)
 
     @staticmethod
     def _message(text: str) -> str:

@@ -89,18 +89,29 @@ def publish_on_commit(*, events: Iterable[Event]) -> None:
 
 
 @contextmanager
-def published_after_this() -> Iterator[None]:
+def published_after_this(*, later: list[tuple[Event, ...]] | None = None) -> Iterator[None]:
     """Holds back the events committed inside this block until it ends: the page that made a
     move renders the new board's public part (and caches it) before the other pages hear of
-    the move, so that they find it rendered instead of each rendering it again."""
+    the move, so that they find it rendered instead of each rendering it again.
+
+    With ``later``, the events are left there when the block ends, for the caller to publish
+    (``publish``) once it has answered: a move's answer then waits for nobody being told."""
     token = _held.set([])
     try:
         yield
     finally:
         held = _held.get() or []
         _held.reset(token)
-        for batch in held:
-            table_events.send(sender=None, events=batch)
+        if later is not None:
+            later.extend(held)
+        else:
+            publish(batches=held)
+
+
+def publish(*, batches: Iterable[tuple[Event, ...]]) -> None:
+    """Sends committed events on ``table_events``, a batch (one change's) at a time."""
+    for batch in batches:
+        table_events.send(sender=None, events=batch)
 
 
 PAGE_ID_LENGTH = 32

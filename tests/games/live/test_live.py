@@ -493,6 +493,46 @@ def test_a_socket_never_renders_a_board_older_than_the_one_it_sent(running_table
     assert f'data-version="{version + 2}"' in fresh, "a newer version is"
 
 
+def test_the_movers_answer_over_the_socket_does_not_wait_for_the_others_to_be_told(
+    running_table,
+):
+    """A move's events go out once its answer is on the mover's socket: telling the table's
+    group, the players' streams and the queues (milliseconds each, more under load) adds
+    nothing to the mover's wait. Here the telling is held until the answer has come."""
+    mover, action, version = _next_move(running_table)
+    waiter = user_at(running_table, 1 - running_table.seats.get(user=mover).position)
+    answered = threading.Event()
+    told: list[tuple] = []
+
+    def listener(sender, events, **kwargs):
+        told.append(events)
+        assert answered.wait(10), "the answer never came while the others were not told"
+
+    async def scenario() -> tuple[str, str]:
+        moving = await _connected(running_table, mover, "moving")
+        other = await _connected(running_table, waiter, "other")
+        message = {"action": json.dumps(action), "version": str(version), "HEADERS": {}}
+        await moving.send_to(text_data=json.dumps(message))
+        try:
+            answer = await moving.receive_from(timeout=5)
+        finally:
+            answered.set()
+        pushed = await other.receive_from(timeout=5)
+        await moving.disconnect()
+        await other.disconnect()
+        return answer, pushed
+
+    events.table_events.connect(listener)
+    try:
+        answer, pushed = async_to_sync(scenario)()
+    finally:
+        events.table_events.disconnect(listener)
+    assert f'data-version="{version + 1}"' in answer
+    assert f'data-version="{version + 1}"' in pushed
+    [batch] = told
+    assert TableChanged(running_table.pk, version + 1, "moving") in batch
+
+
 def test_the_other_pages_hear_of_a_move_once_its_public_part_is_rendered(running_table):
     """The page that moved renders the new board's public part first: every other page then
     finds it in the cache instead of rendering it again (each web process would)."""
