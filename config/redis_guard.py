@@ -27,7 +27,7 @@ import asyncio
 import logging
 import re
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager
 from time import monotonic
 from typing import Any
@@ -99,6 +99,22 @@ class Breaker:
         except Exception:
             logger.exception("a call to Redis at %s failed, not for Redis's sake", self.server)
             return default
+
+
+async def aguarded(
+    url: str, function: Callable[..., Awaitable[Any]], *args: Any, default: Any = None
+) -> Any:
+    """``await function(*args)``, which asks the Redis at ``url``, or ``default`` while that
+    server fails: ``guarded`` for a caller on an event loop (a socket's consumer)."""
+    breaker = breaker_for(url)
+    try:
+        with breaker.guard():
+            return await function(*args)
+    except REDIS_FAILURES:
+        return default
+    except Exception:
+        logger.exception("a call to Redis at %s failed, not for Redis's sake", breaker.server)
+        return default
 
 
 def redis_server(url: str) -> str:

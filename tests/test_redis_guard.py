@@ -94,6 +94,33 @@ def test_an_error_that_is_not_redis_s_leaves_the_breaker_closed():
     assert not breaker_for(SERVER).is_open
 
 
+def test_on_an_event_loop_a_failing_call_gives_its_default_the_same_way(caplog):
+    """``aguarded``, for a socket's consumer: a Redis failure opens the breaker, another error
+    is logged and leaves it closed, and while it is open nothing is asked."""
+    asked: list[str] = []
+
+    async def hung() -> str:
+        asked.append("hung")
+        raise ConnectionError("Redis went away")
+
+    async def misused() -> str:
+        asked.append("misused")
+        raise RuntimeError("a fault of the caller")
+
+    async def scenario() -> list:
+        return [
+            await redis_guard.aguarded(SERVER, misused, default="skipped"),
+            breaker_for(SERVER).is_open,
+            await redis_guard.aguarded(SERVER, hung, default="miss"),
+            breaker_for(SERVER).is_open,
+            await redis_guard.aguarded(SERVER, hung, default="miss"),
+        ]
+
+    assert async_to_sync(scenario)() == ["skipped", False, "miss", True, "miss"]
+    assert asked == ["misused", "hung"], "not asked again while the breaker is open"
+    assert "not for Redis's sake" in caplog.text
+
+
 def test_what_redis_and_the_broker_raise_opens_it():
     from kombu.exceptions import OperationalError
     from redis.exceptions import ConnectionError as RedisConnectionError

@@ -54,8 +54,28 @@ def broadcast_table_changed(table_id: int, version: int, origin: str = "") -> No
     redis_guard.guarded(redis_guard.layer_url(), send, group_name(table_id), message)
 
 
+# The sender of events whose change the table's pages were told of already: a socket's move,
+# told from its consumer's own event loop (``table_changed_push``).
+PUSHED = "pushed"
+
+
+async def table_changed_push(events: tuple[Event, ...]) -> None:
+    """Tells the open pages of each change, from an event loop: no thread waits on the send."""
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    for event in events:
+        if isinstance(event, TableChanged):
+            message = changed_message(event.table_id, event.version, event.origin)
+            group = group_name(event.table_id)
+            await redis_guard.aguarded(redis_guard.layer_url(), layer.group_send, group, message)
+
+
 def on_table_events(sender: object, events: tuple[Event, ...], **kwargs: object) -> None:
-    """Subscribed to ``games.services.events.table_events``: tells the open pages of each change."""
+    """Subscribed to ``games.services.events.table_events``: tells the open pages of each
+    change, unless its sender did (``PUSHED``)."""
+    if sender == PUSHED:
+        return
     for event in events:
         if isinstance(event, TableChanged):
             broadcast_table_changed(event.table_id, event.version, event.origin)

@@ -38,7 +38,7 @@ from django.utils.translation import gettext
 from accounts.models import User
 from accounts.online import online_mark
 from games import boards, extensions, submissions
-from games.live import fanout, renders
+from games.live import broadcast, fanout, renders
 from games.live.threads import on_database
 from games.models import Seat, Table
 from games.services import events
@@ -267,9 +267,16 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
             renders.board_keep(self.table_id, self.language, self.audience, board)
             return self._message(outcome.message) + boards.changed_parts(board, self.sent)
 
+    async def _publish(self, held: list[tuple[events.Event, ...]]) -> None:
+        """The move's events, once its answer is sent: the table's pages told from this event
+        loop (no thread hop on the push's way), then the other subscribers on a thread."""
+        for batch in held:
+            await broadcast.table_changed_push(batch)
+        await self._publish_pushed(held)
+
     @on_database
-    def _publish(self, held: list[tuple[events.Event, ...]]) -> None:
-        events.publish(batches=held)
+    def _publish_pushed(self, held: list[tuple[events.Event, ...]]) -> None:
+        events.publish(batches=held, sender=broadcast.PUSHED)
 
     @staticmethod
     def _message(text: str) -> str:

@@ -108,10 +108,11 @@ def published_after_this(*, later: list[tuple[Event, ...]] | None = None) -> Ite
             publish(batches=held)
 
 
-def publish(*, batches: Iterable[tuple[Event, ...]]) -> None:
-    """Sends committed events on ``table_events``, a batch (one change's) at a time."""
+def publish(*, batches: Iterable[tuple[Event, ...]], sender: object = None) -> None:
+    """Sends committed events on ``table_events``, a batch (one change's) at a time; ``sender``
+    tells the receivers who sends them (``None``: the write that made them)."""
     for batch in batches:
-        table_events.send(sender=None, events=batch)
+        table_events.send(sender=sender, events=batch)
 
 
 PAGE_ID_LENGTH = 32

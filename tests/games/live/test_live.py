@@ -494,7 +494,7 @@ def test_a_socket_never_renders_a_board_older_than_the_one_it_sent(running_table
 
 
 def test_the_movers_answer_over_the_socket_does_not_wait_for_the_others_to_be_told(
-    running_table,
+    running_table, monkeypatch
 ):
     """A move's events go out once its answer is on the mover's socket: telling the table's
     group, the players' streams and the queues (milliseconds each, more under load) adds
@@ -522,6 +522,15 @@ def test_the_movers_answer_over_the_socket_does_not_wait_for_the_others_to_be_to
         await other.disconnect()
         return answer, pushed
 
+    layer = get_channel_layer()
+    group_send_as_it_is = layer.group_send
+    sent_to: list[str] = []
+
+    async def counted(group, message):
+        sent_to.append(group)
+        await group_send_as_it_is(group, message)
+
+    monkeypatch.setattr(layer, "group_send", counted)
     events.table_events.connect(listener)
     try:
         answer, pushed = async_to_sync(scenario)()
@@ -529,6 +538,7 @@ def test_the_movers_answer_over_the_socket_does_not_wait_for_the_others_to_be_to
         events.table_events.disconnect(listener)
     assert f'data-version="{version + 1}"' in answer
     assert f'data-version="{version + 1}"' in pushed
+    assert sent_to.count(broadcast.group_name(running_table.pk)) == 1, "told once, not twice"
     [batch] = told
     assert TableChanged(running_table.pk, version + 1, "moving") in batch
 
