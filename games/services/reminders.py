@@ -247,10 +247,12 @@ def _batch_send(*, user_ids: list[int], now: dt.datetime) -> int:
     for seat in seats if wanted else []:
         waiting.setdefault(seat.user_id, []).append(seat)
     # What the apps above add to each row, in each player's language: unread chat lines.
-    players = [(pending[user_id][0].user, waiting.get(user_id, [])) for user_id in wanted]
+    tables = [
+        (pending[user_id][0].user, [seat.table for seat in waiting.get(user_id, [])])
+        for user_id in wanted
+    ]
     notes: dict[tuple[int, int], list[str]] = {}
     for hook in extensions.reminder_notes:
-        tables = [(user, [seat.table for seat in seats]) for user, seats in players]
         for key, note in hook(tables).items():
             notes.setdefault(key, []).append(note)
     sent = 0
