@@ -6,12 +6,14 @@ from django.utils.translation import ngettext
 
 from accounts.display import HIGHEST, LOWEST, THEMES
 from accounts.models import User
+from accounts.widgets import ManyOptionsSelect
 
 
 class ProfileForm(forms.ModelForm):
     class Meta:
         model = User
         fields = ["display_name", "time_zone", "language"]
+        widgets = {"time_zone": ManyOptionsSelect}
 
 
 class DisplayForm(forms.Form):
