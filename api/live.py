@@ -6,11 +6,10 @@ event, so no query); each stream then reads what changed for its account itself.
 
 from __future__ import annotations
 
-from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 
 from api.tokens import user_group
-from config import redis_guard
+from config import layer_sends, redis_guard
 from games.services.events import Event, GameEnded, TurnStarted
 
 WOKEN = "api.woken"
@@ -27,6 +26,6 @@ def on_table_events(sender: object, events: tuple[Event, ...], **kwargs: object)
     layer = get_channel_layer()
     if layer is None:
         return
-    send = async_to_sync(layer.group_send)
+    send = layer_sends.sender(layer)
     for user_id in sorted(told):
         redis_guard.guarded(redis_guard.layer_url(), send, user_group(user_id), {"type": WOKEN})

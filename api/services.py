@@ -5,7 +5,6 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.db import transaction
 from django.utils import timezone
@@ -15,7 +14,7 @@ from accounts.export import when
 from accounts.models import User
 from api.models import AccessToken, Scope
 from api.tokens import fingerprint, secret_new, token_group
-from config import redis_guard
+from config import layer_sends, redis_guard
 from games.errors import Conflict, GameError
 from games.models import Seat
 
@@ -61,7 +60,7 @@ def _tell_streams(token_id: int) -> None:
     layer = get_channel_layer()
     if layer is None:
         return
-    send = async_to_sync(layer.group_send)
+    send = layer_sends.sender(layer)
     redis_guard.guarded(redis_guard.layer_url(), send, token_group(token_id), {"type": REVOKED})
 
 

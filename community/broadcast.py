@@ -11,12 +11,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 
 from accounts.models import Block, User
 from community.models import ChatLine, Room
-from config import redis_guard
+from config import layer_sends, redis_guard
 from games.extensions import extension_event
 from games.live.broadcast import group_name, players_group_name, user_group_name
 
@@ -56,7 +55,7 @@ def line_posted(line: ChatLine) -> None:
         if line.room == Room.PLAYERS
         else group_name(line.table_id)
     )
-    send = async_to_sync(layer.group_send)
+    send = layer_sends.sender(layer)
     message = extension_event(LINE, line=line_data(line), hidden_from=hidden_from(line))
     redis_guard.guarded(redis_guard.layer_url(), send, group, message)
 
@@ -71,7 +70,7 @@ def notes_changed(user_ids: list[int], kind: str = "") -> None:
     if layer is None or not user_ids:
         return
     counts = User.objects.filter(pk__in=user_ids).values_list("pk", "notes_unread")
-    send = async_to_sync(layer.group_send)
+    send = layer_sends.sender(layer)
     for user_id, count in counts:
         message = extension_event(NOTES, count=count, new=kind)
         redis_guard.guarded(redis_guard.layer_url(), send, user_group_name(user_id), message)
@@ -91,4 +90,4 @@ def line_hidden(line: ChatLine) -> None:
         else group_name(line.table_id)
     )
     message = extension_event(HIDDEN, line={"id": line.pk, "table": line.table_id})
-    redis_guard.guarded(redis_guard.layer_url(), async_to_sync(layer.group_send), group, message)
+    redis_guard.guarded(redis_guard.layer_url(), layer_sends.sender(layer), group, message)

@@ -38,6 +38,9 @@ from django.conf import settings
 from django.core.cache.backends.base import DEFAULT_TIMEOUT as DEFAULT
 from django.core.cache.backends.redis import RedisCache
 from kombu.exceptions import OperationalError
+from redis.asyncio.retry import Retry
+from redis.backoff import NoBackoff
+from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import RedisError
 
 logger = logging.getLogger(__name__)
@@ -296,6 +299,17 @@ class GuardedChannelLayer(RedisChannelLayer):
         super().__init__(*args, **kwargs)
         self._breaker = breaker_for(host_url(self.hosts[0]))
         self._failures: dict[asyncio.AbstractEventLoop, asyncio.Event] = {}
+
+    def create_pool(self, index: int) -> Any:
+        """A connection that Redis closed (a restart) is found dead at its next command, which
+        is then tried once more on a new connection rather than failed: a process's sends keep
+        their connection (``config.layer_sends``), and one stale connection must not open the
+        breaker. A Redis that hangs times out, which is not tried again."""
+        pool = super().create_pool(index)
+        pool.connection_kwargs.update(
+            retry=Retry(NoBackoff(), 1), retry_on_error=[RedisConnectionError]
+        )
+        return pool
 
     async def group_add(self, group: str, channel: str) -> None:
         with self._breaker.guard():

@@ -72,15 +72,20 @@ def site_redis_timeouts(settings) -> dict[str, str]:
 
 
 @pytest.fixture(autouse=True)
-def _a_channel_layer_of_its_own() -> None:
+def _a_channel_layer_of_its_own() -> Iterator[None]:
     """channels-redis keeps its receiving state (a receive lock, the loop receiving, a lock per
     channel held until a received message's backup is cleaned) in the layer object, for one
     event loop at a time. A site has one loop; the tests run their sockets on loops of their own
     (``async_to_sync``), and a lock left held by one test's ended loop failed a later test's
-    receives ("bound to a different event loop"). Each test gets a new layer object."""
+    receives ("bound to a different event loop"). Each test gets a new layer object; its
+    connections on the process's sending loop (``config.layer_sends``) close after it."""
     from channels.layers import channel_layers
 
+    from config import layer_sends
+
     channel_layers.backends.clear()
+    yield
+    layer_sends.close()
 
 
 @pytest.fixture(autouse=True)

@@ -11,10 +11,9 @@ own socket skips the render; the player's other pages and everyone else get thei
 
 from __future__ import annotations
 
-from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 
-from config import redis_guard
+from config import layer_sends, redis_guard
 from games.services.events import Event, TableChanged
 
 CHANGED = "table.changed"
@@ -50,7 +49,7 @@ def broadcast_table_changed(table_id: int, version: int, origin: str = "") -> No
     if layer is None:
         return
     message = changed_message(table_id, version, origin)
-    send = async_to_sync(layer.group_send)
+    send = layer_sends.sender(layer)
     redis_guard.guarded(redis_guard.layer_url(), send, group_name(table_id), message)
 
 
