@@ -28,7 +28,8 @@ def items_of(events: tuple[Event, ...]) -> list[Item]:
     items: list[Item] = []
     for event in events:
         if isinstance(event, TurnStarted):
-            items.append(("turn", event.table_id, 0))
+            if not event.all_seen:  # else a "your turn" would go to nobody, none be read
+                items.append(("turn", event.table_id, 0))
         elif isinstance(event, GameEnded):
             items.append(("ended", event.table_id, 0))
         elif isinstance(event, RematchOffered):

@@ -30,12 +30,15 @@ class TableChanged:
 @dataclass(frozen=True)
 class TurnStarted:
     """The game now waits for these seats (their clocks started); ``user_ids``: their players
-    (for whoever tells them, without a query)."""
+    (for whoever tells them, without a query). ``all_seen``: every player the table waits for
+    had it open at the move, and every other player had read all their notifications, so a
+    "your turn" would go to nobody and none would be read (``moves.all_seen``)."""
 
     table_id: int
     version: int
     positions: tuple[int, ...]
     user_ids: tuple[int, ...] = ()
+    all_seen: bool = False
 
 
 @dataclass(frozen=True)

@@ -11,6 +11,7 @@ here imports either.
 
 from __future__ import annotations
 
+import datetime as dt
 from dataclasses import dataclass
 from typing import Any
 
@@ -24,6 +25,7 @@ from games.models import Move, Seat, Table
 from games.rules import AnyRules, IllegalAction
 from games.services import clocks, events, move_statements, ratings, records
 from games.services.events import Event
+from games.services.presence import PRESENCE
 from games.services.table_rows import table_rules, table_seats
 
 
@@ -112,13 +114,34 @@ def _state_set(
         movers = tuple(
             seat.user_id for seat in seats if seat.position in started and seat.user_id is not None
         )
-        found.append(events.TurnStarted(table.pk, table.version, tuple(started), movers))
+        seen = all_seen(seats, waiting, now)
+        found.append(events.TurnStarted(table.pk, table.version, tuple(started), movers, seen))
     if outcome is not None:
         players = tuple(seat.user_id for seat in seats if seat.user_id is not None)
         found.append(events.GameEnded(table.pk, table.version, players))
     if any(seat.is_bot for seat in seats if seat.position in waiting):
         found.append(events.BotTurnDue(table.pk, table.version))
     return _Change(fields, changed, seat_fields, outcome is not None, found)
+
+
+def all_seen(seats: list[Seat], waiting: set[int], now: dt.datetime) -> bool:
+    """Whether every person the table waits for has it open (seen within ``PRESENCE``) and
+    every other player has no unread notification: then a turn tells nobody anything. From
+    the seats as the move read them, users included; a seat read without its user: unknown."""
+    for seat in seats:
+        if seat.user_id is None:
+            continue
+        if seat.position in waiting:
+            if not seat.is_bot and (seat.seen_at is None or seat.seen_at < now - PRESENCE):
+                return False
+        else:
+            user = seat.user if _SEAT_USER.is_cached(seat) else None
+            if user is None or user.notes_unread:
+                return False
+    return True
+
+
+_SEAT_USER = Seat._meta.get_field("user")
 
 
 def _change_save(*, table: Table, seats: list[Seat], change: _Change) -> None:

@@ -329,3 +329,37 @@ def test_a_turn_s_notifications_cost_the_same_at_any_point_of_the_game(running_t
         if q["sql"][:5] not in ("BEGIN", "COMMI", "SAVEP", "RELEA")
     ]
     assert len(statements) <= TURN_NOTES_QUERIES
+
+
+def test_a_turn_that_would_tell_nobody_queues_no_notes_and_any_other_does(
+    running_table, monkeypatch
+):
+    """Both players have the table open and nothing unread: the move's "your turn" would go to
+    nobody and read nothing, so community's notes are not even asked (a Celery task a move in
+    production). Away, or with a notification unread, they are, and do their work."""
+    from community import jobs
+
+    asked: list[list] = []
+    real = jobs.notes_for
+    monkeypatch.setattr(jobs, "notes_for", lambda items: (asked.append(items), real(items)))
+    for player in (user_at(running_table, 0), user_at(running_table, 1)):
+        client_for(player).get(reverse("table_detail", args=[running_table.pk]))  # seen, read
+        assert unread(player) == 0
+    play_a_legal_move(running_table)
+    assert asked == []
+
+    # Both close the table: whoever the next turn waits for is told.
+    Seat.objects.filter(table=running_table).update(
+        seen_at=timezone.now() - dt.timedelta(minutes=5)
+    )
+    play_a_legal_move(running_table)
+    assert [kind for kind, *_ in asked[-1]] == ["turn"]
+    assert unread(Seat.objects.get(table=running_table, is_waiting=True).user) == 1
+
+    # Both look again, but the one to move still has that "your turn" unread: it is read.
+    Seat.objects.filter(table=running_table).update(seen_at=timezone.now())
+    mover = Seat.objects.get(table=running_table, is_waiting=True).user
+    asked.clear()
+    play_a_legal_move(running_table)
+    assert [kind for kind, *_ in asked[-1]] == ["turn"]
+    assert unread(mover) == 0
