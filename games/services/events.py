@@ -32,7 +32,7 @@ class TurnStarted:
     """The game now waits for these seats (their clocks started); ``user_ids``: their players
     (for whoever tells them, without a query). ``all_seen``: every player the table waits for
     had it open at the move, and every other player had read all their notifications, so a
-    "your turn" would go to nobody and none would be read (``moves.all_seen``)."""
+    "your turn" would go to nobody and none would be read (``moves._all_seen``)."""
 
     table_id: int
     version: int

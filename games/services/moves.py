@@ -114,7 +114,7 @@ def _state_set(
         movers = tuple(
             seat.user_id for seat in seats if seat.position in started and seat.user_id is not None
         )
-        seen = all_seen(seats, waiting, now)
+        seen = _all_seen(seats, waiting, now)
         found.append(events.TurnStarted(table.pk, table.version, tuple(started), movers, seen))
     if outcome is not None:
         players = tuple(seat.user_id for seat in seats if seat.user_id is not None)
@@ -124,7 +124,7 @@ def _state_set(
     return _Change(fields, changed, seat_fields, outcome is not None, found)
 
 
-def all_seen(seats: list[Seat], waiting: set[int], now: dt.datetime) -> bool:
+def _all_seen(seats: list[Seat], waiting: set[int], now: dt.datetime) -> bool:
     """Whether every person the table waits for has it open (seen within ``PRESENCE``) and
     every other player has no unread notification: then a turn tells nobody anything. From
     the seats as the move read them, users included; a seat read without its user: unknown."""
