@@ -33,7 +33,7 @@ from community import broadcast
 from community.models import Notification, PushSubscription
 from community.services.push import push_due_in, push_enabled
 from games.models import Seat, Table
-from games.services.presence import PRESENCE
+from games.services.presence import seat_present
 from games.services.reminders import turn_reminders_drop
 
 # A notification's e-mail waits this long at least (or the player's reminder delay, if longer):
@@ -228,7 +228,7 @@ def note_switches_set(
 
 
 def _present(seat: Seat, now: dt.datetime) -> bool:
-    return bool(seat.seen_at and seat.seen_at >= now - PRESENCE)
+    return seat_present(seat=seat, now=now)
 
 
 def turn_notes(*, table_id: int) -> None:

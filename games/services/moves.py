@@ -25,7 +25,7 @@ from games.models import Move, Seat, Table
 from games.rules import AnyRules, IllegalAction
 from games.services import clocks, events, move_statements, ratings, records
 from games.services.events import Event
-from games.services.presence import PRESENCE
+from games.services.presence import seat_present
 from games.services.table_rows import table_rules, table_seats
 
 
@@ -125,14 +125,14 @@ def _state_set(
 
 
 def _all_seen(seats: list[Seat], waiting: set[int], now: dt.datetime) -> bool:
-    """Whether every person the table waits for has it open (seen within ``PRESENCE``) and
+    """Whether every person the table waits for has it open (``presence.seat_present``) and
     every other player has no unread notification: then a turn tells nobody anything. From
     the seats as the move read them, users included; a seat read without its user: unknown."""
     for seat in seats:
         if seat.user_id is None:
             continue
         if seat.position in waiting:
-            if not seat.is_bot and (seat.seen_at is None or seat.seen_at < now - PRESENCE):
+            if not seat.is_bot and not seat_present(seat=seat, now=now):
                 return False
         else:
             user = seat.user if _SEAT_USER.is_cached(seat) else None

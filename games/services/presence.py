@@ -21,6 +21,11 @@ PRESENCE = dt.timedelta(seconds=90)
 PRESENCE_REFRESH = dt.timedelta(seconds=20)
 
 
+def seat_present(*, seat: Seat, now: dt.datetime) -> bool:
+    """Whether the seat's player has the table open: seen within ``PRESENCE``."""
+    return seat.seen_at is not None and seat.seen_at >= now - PRESENCE
+
+
 def seat_presence_touch(*, table_id: int, user_id: int, now: dt.datetime | None = None) -> int:
     """Marks the player's seat at this table as seen now, unless it was within
     ``PRESENCE_REFRESH``; 1 if the row was written (0: seen just now, or not seated here)."""

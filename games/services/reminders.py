@@ -36,7 +36,7 @@ from games import extensions
 from games.models import Reminder, Seat, Table
 from games.services import clocks
 from games.services.pace import pace_stale
-from games.services.presence import PRESENCE
+from games.services.presence import PRESENCE, seat_present
 
 logger = logging.getLogger(__name__)
 
@@ -172,7 +172,7 @@ def _again(
             last_sent=sent,
         )
 
-    if seat.seen_at and seat.seen_at >= now - PRESENCE:
+    if seat_present(seat=seat, now=now):
         return next_after(now, last_sent), None  # they are looking at it right now
     quiet = user.quiet_until(now)
     if quiet is not None:
