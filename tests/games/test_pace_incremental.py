@@ -53,10 +53,15 @@ def _full_rows(now: dt.datetime) -> dict[int, tuple]:
 def test_the_hourly_job_writes_what_the_full_one_would(make_user):
     alice, bob, carol, dave, erin = (make_user() for _ in range(5))
     start = timezone.now()
-    # Alice's and Bob's games of long ago: the oldest leave the window two days from now.
-    old = history(alice, bob, moves=8, timeouts=2, seed=1)
-    for days, table in enumerate(old, start=2):
-        spread(table, seconds=3600, since=start - WINDOW + dt.timedelta(days=days))
+    # Alice's and Bob's games of long ago, two or more tables (how many the first history takes
+    # depends on the deal): all their moves leave the window within three days from now, the
+    # first two days from now.
+    old = history(alice, bob, moves=8, timeouts=2, seed=1) + history(alice, bob, moves=3, seed=11)
+    for index, table in enumerate(old):
+        since = start - WINDOW + dt.timedelta(days=2, hours=6 * index)
+        spread(table, seconds=600, since=since)
+    last_old = Move.objects.filter(table__in=old).aggregate(last=Max("created_at"))["last"]
+    assert last_old < start - WINDOW + dt.timedelta(days=3)
     recent = history(carol, bob, moves=6, seed=2)
     for table in recent:
         spread(table, seconds=600, since=start - dt.timedelta(days=20))
