@@ -386,12 +386,10 @@ class Rating(models.Model):
     ordinal = models.FloatField(_("rating"))
     games_played = models.PositiveIntegerField(_("rated games"), default=0)
     last_played = models.DateTimeField(_("last played"), null=True, blank=True)
-    # Its place on the game's leaderboard as the periodic job last wrote it (services.places);
-    # None while provisional, and until that job's next run after it is established.
-    place = models.PositiveIntegerField(_("place"), null=True, blank=True)
-    # Not columns: set on a player's profile rows (selectors.ratings).
+    # Not columns: set on a player's profile rows (selectors.ratings, services.places).
     game_name: str
     provisional: bool
+    place: int | None
 
     class Meta:
         constraints = [
@@ -412,6 +410,29 @@ class Rating(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user} {self.game} {self.ordinal:.1f}"
+
+
+# A step of the ladder is this fraction of a point of rating: ``floor(ordinal * STEPS_A_POINT)``.
+# A power of two, so that a step's bounds are exact in floating point (services.places).
+STEPS_A_POINT = 4
+
+
+class RatingStep(models.Model):
+    """How many established ratings of a game lie in one step of the ladder, as a sum of rows:
+    the database's triggers on ``games_rating`` add a row of +1 or -1 for every established
+    rating that enters or leaves a step (migration 0019), and the periodic job adds them up
+    (``services.places.steps_compact``). A place on the leaderboard is then one more than the
+    counts of the steps above and the ratings above in its own step (``services.places``)."""
+
+    game = models.CharField(max_length=32)
+    step = models.IntegerField()
+    count = models.IntegerField()
+
+    class Meta:
+        indexes = [models.Index(fields=["game", "step"], name="ratingstep_game_step")]
+
+    def __str__(self) -> str:
+        return f"{self.game} {self.step}: {self.count:+d}"
 
 
 class RatingChange(models.Model):

@@ -40,7 +40,7 @@ from bench.years.recorded import Recorded, recorded_games
 from community.models import Notification
 from games.models import Move, RatingChange, Reminder, Seat, Table
 from games.services.pace import pace_refresh
-from games.services.places import places_refresh
+from games.services.places import steps_rebuild
 
 # The players' records counted from their seats, as the migration that added them counts the
 # games finished before it.
@@ -140,7 +140,8 @@ def generate(size: Size, *, now: dt.datetime | None = None, echo: bool = True) -
         rows.sequence_catch_up(model)
     step("players' records", rows.run, PLAYER_RECORDS.RECORDS_FROM_SEATS)
     step("players' pace (the daily full job)", pace_refresh, now=made.now)
-    step("places on the leaderboards (the job's first run)", places_refresh)
+    # Loaded with the triggers off, the ratings' ladder among them.
+    step("the leaderboards' ladder", steps_rebuild)
     made.counts = history.counts(ids)
     rows.run("DROP TABLE IF EXISTS years_game, years_game_move, years_plan, years_rplan")
     return made

@@ -275,10 +275,48 @@ def sweeps(now: dt.datetime, runs: int, warmup: int, wanted: Chosen = EVERY) -> 
 
         listed.append((name, task, call))
     listed.append(("pace (hourly)", "games.tasks.sweep_pace", _pace_hourly(at)))
-    # Every five minutes; here with nothing changed since its last run (the generator's).
+    # Every five minutes: with nothing changed since its last run, then after a busy five.
     listed.append(("places", "games.tasks.sweep_places", games_sweeps.sweep_places))
     # It reads the clock itself: the generated sessions expire days after the data's "now".
     listed.append(("sessions (hourly)", "accounts.tasks.sweep_sessions", sessions_sweep))
     for name, task, work in listed:
         if wanted(name):
             yield sweep(name, task, work, runs, warmup)
+    busy = f"places, after {BUSY_RATINGS:,} ratings moved"
+    if wanted(busy):
+        with _ladder_moved(BUSY_RATINGS):
+            yield sweep(busy, "games.tasks.sweep_places", games_sweeps.sweep_places, runs, warmup)
+
+
+# Ratings moved between two runs of the places' job in a busy five minutes: 400 games finished
+# (the generated years finish about 3 games in five minutes).
+BUSY_RATINGS = 1000
+
+
+@contextmanager
+def _ladder_moved(ratings: int) -> Iterator[None]:
+    """The ladder's rows of ``ratings`` established ratings each moved a step or two up or down,
+    as the triggers add them (a row of -1, a row of +1); the ladder as it was again after."""
+    from games.models import STEPS_A_POINT, RatingStep
+
+    table = RatingStep._meta.db_table
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT COALESCE(MAX(id), 0) FROM {table}")
+        [(last,)] = cursor.fetchall()
+        cursor.execute(
+            f"""
+            WITH moved AS (
+                SELECT game, floor(ordinal * %(steps)s)::int AS step,
+                    (ARRAY[-2, -1, 1, 2])[1 + (id %% 4)] AS by
+                FROM {Rating._meta.db_table} WHERE games_played >= %(established)s
+                ORDER BY md5(id::text) LIMIT %(ratings)s
+            )
+            INSERT INTO {table} (game, step, count)
+            SELECT game, step, -1 FROM moved UNION ALL SELECT game, step + by, 1 FROM moved""",
+            {"steps": STEPS_A_POINT, "established": PROVISIONAL_GAMES, "ratings": ratings},
+        )
+    try:
+        yield
+    finally:
+        with connection.cursor() as cursor:
+            cursor.execute(f"DELETE FROM {table} WHERE id > %s", [last])

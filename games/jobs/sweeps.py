@@ -20,7 +20,7 @@ from games.models import Reminder, Seat
 from games.services.bot_moves import seat_time_out
 from games.services.health import heartbeat_record
 from games.services.pace import pace_refresh, pace_refresh_changed
-from games.services.places import places_refresh
+from games.services.places import steps_compact
 from games.services.reminders import reminders_queue, reminders_send_due
 
 logger = logging.getLogger(__name__)
@@ -75,9 +75,9 @@ def sweep_pace_full(now: dt.datetime | None = None) -> int:
 
 
 def sweep_places() -> int:
-    """Writes the places on the leaderboards that changed (``services.places``); how many.
-    Every few minutes: a profile's place may be that stale, and no page counts one."""
-    return places_refresh()
+    """Adds up the rows of the leaderboards' ladder (``services.places``); how many it took
+    in. Every few minutes: a place is exact whenever it runs, only cheaper to count after."""
+    return steps_compact()
 
 
 PLACES_EVERY_SECONDS = 300

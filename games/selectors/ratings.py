@@ -26,6 +26,7 @@ from games.rules import Rules, get_rules
 from games.selectors.charts import Chart, rating_chart
 from games.selectors.pace import PACE_MIN_MOVES, pace_of
 from games.selectors.paging import KeyedRows
+from games.selectors.places import places_set
 from games.selectors.solo import solo_level_name, solo_opponent, solo_result
 from games.selectors.tables import finished_seats, row_seats
 
@@ -191,14 +192,13 @@ def profile_for(player: User, *, page: str | int | None = 1) -> Profile:
 
 
 def _ratings_with_place(player: User, names: dict[str, str]) -> Sequence[Rating]:
-    """The player's ratings, each with its place on the leaderboard if not provisional, as the
-    periodic job last wrote it (``services.places``)."""
+    """The player's ratings, each with its place on the leaderboard if not provisional
+    (``selectors.places``)."""
     ratings = list(Rating.objects.filter(user=player).order_by("-last_played"))
     for rating in ratings:
         rating.game_name = names.get(rating.game, rating.game)
         rating.provisional = rating.games_played < PROVISIONAL_GAMES
-        if rating.provisional:
-            rating.place = None
+    places_set(ratings)
     return ratings
 
 
