@@ -240,3 +240,31 @@ def test_beat_runs_the_job_every_five_minutes_and_the_embedded_loop_too(settings
     clock[0] += 240
     embedded.run_once()
     assert len(runs) == 2
+
+
+def test_a_place_s_count_can_use_the_established_ratings_index_in_any_plan():
+    """A prepared statement's generic plan knows no parameter: the bound of established must be
+    in the statement for the planner to use the partial index (else it reads every rating of the
+    game). With other ways off, the plan names that index."""
+    from django.db import connection
+
+    from games.selectors import places as places_module
+
+    if connection.vendor != "postgresql":
+        pytest.skip("PostgreSQL's plans")
+    numbered = places_module._ONE_PLACE
+    for number in range(1, numbered.count("%s") + 1):
+        numbered = numbered.replace("%s", f"${number}", 1)
+    with transaction.atomic(), connection.cursor() as cursor:
+        cursor.execute("SET LOCAL plan_cache_mode = force_generic_plan")
+        cursor.execute("SET LOCAL enable_seqscan = off")
+        cursor.execute("SET LOCAL enable_bitmapscan = off")
+        cursor.execute(f"PREPARE place_probe (int, text, int, text, float8, float8) AS {numbered}")
+        try:
+            cursor.execute(
+                "EXPLAIN (FORMAT JSON) EXECUTE place_probe (0, 'slide', 40, 'slide', 10.1, 10.25)"
+            )
+            [(plan,)] = cursor.fetchall()
+        finally:
+            cursor.execute("DEALLOCATE place_probe")
+    assert "rating_established" in str(plan)
