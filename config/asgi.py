@@ -11,7 +11,6 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 django_asgi_app = get_asgi_application()
 
 from community.routing import websocket_urlpatterns as community_sockets  # noqa: E402
-from config import gc_tuning  # noqa: E402
 from games.live.routing import websocket_urlpatterns  # noqa: E402  (needs the apps loaded)
 
 application = ProtocolTypeRouter(
@@ -22,5 +21,3 @@ application = ProtocolTypeRouter(
         ),
     }
 )
-
-gc_tuning.tune()  # the site is loaded: kept out of every later collection
