@@ -36,7 +36,7 @@ from urllib.parse import urlsplit
 from channels_redis.core import RedisChannelLayer
 from django.conf import settings
 from django.core.cache.backends.base import DEFAULT_TIMEOUT as DEFAULT
-from django.core.cache.backends.redis import RedisCache, RedisCacheClient
+from django.core.cache.backends.redis import RedisCache
 from kombu.exceptions import OperationalError
 from redis.asyncio.retry import Retry
 from redis.backoff import NoBackoff
@@ -177,29 +177,6 @@ def layer_url() -> str:
     return host_url(hosts[0]) if hosts else ""
 
 
-class ClientPerPool(RedisCacheClient):
-    """Django's Redis cache client, keeping one ``redis.Redis`` a connection pool. Django's own
-    makes a new one for every call, and each sets up its 170 response callbacks: 49 µs, about
-    as long again as the read it was for (a GET on loopback 67 µs with one kept, 131 µs with a
-    new one each time). A ``redis.Redis`` is safe to share between threads: each command takes
-    a connection of the pool for itself."""
-
-    # Django's, which its type stubs leave out.
-    _client: Callable[..., Any]
-    _get_connection_pool: Callable[[bool], Any]
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self._clients: dict[Any, Any] = {}
-
-    def get_client(self, key: Any = None, *, write: bool = False) -> Any:
-        pool = self._get_connection_pool(write)
-        client = self._clients.get(pool)
-        if client is None:
-            client = self._clients.setdefault(pool, self._client(connection_pool=pool))
-        return client
-
-
 class GuardedRedisCache(RedisCache):
     """Django's Redis cache, read as a miss and written as a no-op while its Redis fails: no
     caller needs a try/except of its own.
@@ -211,7 +188,6 @@ class GuardedRedisCache(RedisCache):
 
     def __init__(self, server: str | list[str], params: dict[str, Any]) -> None:
         super().__init__(server, params)
-        self._class = ClientPerPool
         servers = re.split("[;,]", server) if isinstance(server, str) else server
         self._breaker = breaker_for(servers[0])  # the primary: writes go there
         self._undeleted: set[str] = set()
