@@ -41,12 +41,19 @@ def test_a_human_plays_a_match_against_three_bots_to_its_end(
     # The player's own seat is at the bottom of the table, its card face up just below it.
     me = page.locator(".table-page").get_attribute("data-seat")
     # All four read at once, in the page: a bot's move may swap the board between two reads.
+    # Waited for: on a loaded machine the game's stylesheet may not be applied yet at the
+    # first read, and the seats then stand in their document order (the last one lowest).
     expect(page.locator(".gn-table .gn-seat[data-seat]")).to_have_count(4)
-    seat_tops = page.evaluate(
-        """() => Object.fromEntries([...document.querySelectorAll('.gn-table .gn-seat[data-seat]')]
-             .map(seat => [seat.dataset.seat, seat.getBoundingClientRect().top]))"""
+    page.wait_for_function(
+        """(me) => {
+             const seats = [...document.querySelectorAll('.gn-table .gn-seat[data-seat]')];
+             if (seats.length !== 4) return false;
+             const lowest = seats.reduce((a, b) =>
+               b.getBoundingClientRect().top > a.getBoundingClientRect().top ? b : a);
+             return lowest.dataset.seat === me;
+           }""",
+        arg=me,
     )
-    assert max(seat_tops, key=lambda seat: seat_tops[seat]) == me
     expect(page.locator(f".gn-seat[data-seat='{me}']")).to_contain_text("(you)")
     expect(page.locator(".gn-mine .gn-face")).to_be_visible()
     # Read again until both are laid out: a bot's move may swap the board in between.
