@@ -430,8 +430,7 @@ CELERY_BEAT_SCHEDULE = {
     "sweep-note-mails": {"task": "community.tasks.sweep_note_mails", "schedule": SWEEP_SECONDS},
     "sweep-pushes": {"task": "community.tasks.sweep_pushes", "schedule": SWEEP_DEADLINES_SECONDS},
     "sweep-sessions": {"task": "accounts.tasks.sweep_sessions", "schedule": 3600},
-    "sweep-pace": {"task": "games.tasks.sweep_pace", "schedule": 3600},
-    "sweep-pace-full": {"task": "games.tasks.sweep_pace_full", "schedule": 24 * 3600},
+    "sweep-pace": {"task": "games.tasks.sweep_pace", "schedule": SWEEP_SECONDS},
     "sweep-places": {"task": "games.tasks.sweep_places", "schedule": 300},
     "sweep-tournaments": {"task": "tournaments.tasks.sweep", "schedule": SWEEP_SECONDS},
 }

@@ -161,7 +161,7 @@ def public_part(table: Table, seats: list[Seat] | None = None, *, state: Any = N
 
     ``seats`` (users loaded) are read when not given and the part is not cached yet. Each
     player's pace badge is as stored when the version was first drawn (a little stale at
-    most: the job rewrites it hourly); read with the seats when they were read with
+    most: the job rewrites it every minute); read with the seats when they were read with
     ``SEAT_PACE``, else in one query.
     """
     key = board_cache.public_key(table.pk, table.version)

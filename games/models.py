@@ -102,7 +102,7 @@ class Table(models.Model):
                 # And a player's record from the index alone (selectors.ratings._records).
                 include=["game", "num_seats"],
             ),
-            # The tables that moved or finished since the hourly pace job's last run.
+            # The tables that moved or finished since the pace job's last run.
             models.Index(ACTIVITY, name="table_activity"),
         ]
 
@@ -209,6 +209,10 @@ class Seat(models.Model):
                 condition=models.Q(finished_at__isnull=False),
             ),
             models.Index(fields=["user", "is_waiting"], name="seat_user_waiting"),
+            # A player's seats a bot took for good: their games abandoned (services.pace).
+            models.Index(
+                fields=["user"], name="seat_replaced", condition=models.Q(replaced_by_bot=True)
+            ),
             models.Index(
                 fields=["deadline"], name="seat_deadline_due", condition=models.Q(is_waiting=True)
             ),
@@ -299,8 +303,8 @@ class PlayerRecord(models.Model):
 
 class PlayerPace(models.Model):
     """How promptly a player takes their turns, over the last 90 days: one row per player who
-    played then, written by the periodic jobs of ``services.pace`` (hourly the rows that
-    changed, daily all) so that no page computes it on load (a badge may be an hour stale).
+    played then, written by the periodic job of ``services.pace`` (every minute, the rows that
+    changed) so that no page computes it on load (a badge may be a minute stale).
 
     ``moves`` counts the turns the player was due: their own moves and their timeouts.
     """
@@ -317,7 +321,7 @@ class PlayerPace(models.Model):
     moves = models.PositiveIntegerField(_("moves"), default=0)
     computed_at = models.DateTimeField()
     # When the oldest move or game it counts leaves the window (or the player's reminder delay
-    # changed): the hourly job writes the row again then. None: nothing in it ages out.
+    # changed): the job writes the row again then. None: nothing in it ages out.
     stale_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
@@ -328,6 +332,47 @@ class PlayerPace(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user} pace over {self.moves} moves"
+
+
+class PaceMove(models.Model):
+    """A turn the pace counts (``services.pace``): a person's own move or timeout at a table
+    where another person sat, with how long the player kept the table waiting. Written by the
+    pace job from the stored moves, once each (its move is its key), and dropped once it left
+    the window: a run then reads a player's counted turns, not the tables' logs.
+
+    ``waited`` is None for a timeout (it is never within a reminder delay).
+    """
+
+    # No constraint in the database (derived rows: checking two keys a row was a fifth of the
+    # job's insert); Django still deletes a move's or a player's rows with them.
+    move = models.OneToOneField(
+        Move, on_delete=models.CASCADE, primary_key=True, related_name="+", db_constraint=False
+    )
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+", db_constraint=False
+    )
+    at = models.DateTimeField()  # the move's ``created_at``
+    waited = models.FloatField(null=True, blank=True)  # seconds since the table's move before
+
+    class Meta:
+        indexes = [
+            # A player's counted turns in the window, from the index alone; and those that left
+            # it, when their row goes stale.
+            models.Index(fields=["user", "at"], name="pacemove_user", include=["waited"]),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} move {self.move_id}"
+
+
+class PaceRun(models.Model):
+    """Where the pace job's last run counted to (one row): the next adds what was stored
+    since. No row: the next run counts the 90 days afresh."""
+
+    counted_to = models.DateTimeField()
+
+    def __str__(self) -> str:
+        return f"pace counted to {self.counted_to}"
 
 
 class Reminder(models.Model):

@@ -139,7 +139,7 @@ def generate(size: Size, *, now: dt.datetime | None = None, echo: bool = True) -
     for model in (User, Table):
         rows.sequence_catch_up(model)
     step("players' records", rows.run, PLAYER_RECORDS.RECORDS_FROM_SEATS)
-    step("players' pace (the daily full job)", pace_refresh, now=made.now)
+    step("players' pace (counted afresh, as the job's first run)", pace_refresh, now=made.now)
     # Loaded with the triggers off, the ratings' ladder among them.
     step("the leaderboards' ladder", steps_rebuild)
     made.counts = history.counts(ids)

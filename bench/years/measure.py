@@ -238,14 +238,27 @@ def pages(
             yield page(title, client, address, runs, warmup)
 
 
-def _pace_hourly(now: dt.datetime) -> Callable[[], int]:
-    """The hourly pace job an hour after the generator's full run: the rows whose oldest move
-    leaves the window in that hour, and (since nothing moved after the data's "now") the
-    players of the tables that moved in the hour before it, as if the last run were then."""
+def _pace_minute(now: dt.datetime) -> Callable[[], int]:
+    """The pace job a minute after the data's "now", its last run a minute before it: the rows
+    whose oldest turn leaves the window in that minute, and the turns stored in the minute
+    before "now" (since nothing moved after it) with their players' rows. Run inside
+    ``_pace_uncounted``."""
     from games.services.pace import pace_refresh_changed
 
-    hour = dt.timedelta(hours=1)
-    return lambda: pace_refresh_changed(now=now + hour, after=now - hour)
+    minute = dt.timedelta(minutes=1)
+    return lambda: pace_refresh_changed(now=now + minute, after=now - minute)
+
+
+@contextmanager
+def _pace_uncounted(now: dt.datetime) -> Iterator[None]:
+    """The turns of the minute before "now" not counted yet, as at the job's next run (the
+    generator counted everything up to "now"); counted again after."""
+    from games.models import PaceMove
+
+    with transaction.atomic():
+        PaceMove.objects.filter(at__gte=now - dt.timedelta(minutes=1)).delete()
+        yield
+        transaction.set_rollback(True)
 
 
 def sweeps(now: dt.datetime, runs: int, warmup: int, wanted: Chosen = EVERY) -> Iterator[Measured]:
@@ -267,14 +280,12 @@ def sweeps(now: dt.datetime, runs: int, warmup: int, wanted: Chosen = EVERY) -> 
         ("notifications by e-mail", "community.tasks.sweep_note_mails", sweep_note_mails),
         ("notifications by push", "community.tasks.sweep_pushes", sweep_pushes),
         ("tournaments", "tournaments.tasks.sweep", sweep_tournaments),
-        ("pace (daily, every player)", "games.tasks.sweep_pace_full", games_sweeps.sweep_pace_full),
     ):
 
         def call(work: Callable[..., int] = work) -> int:
             return work(now=at)
 
         listed.append((name, task, call))
-    listed.append(("pace (hourly)", "games.tasks.sweep_pace", _pace_hourly(at)))
     # Every five minutes: with nothing changed since its last run, then after a busy five.
     listed.append(("places", "games.tasks.sweep_places", games_sweeps.sweep_places))
     # It reads the clock itself: the generated sessions expire days after the data's "now".
@@ -282,6 +293,11 @@ def sweeps(now: dt.datetime, runs: int, warmup: int, wanted: Chosen = EVERY) -> 
     for name, task, work in listed:
         if wanted(name):
             yield sweep(name, task, work, runs, warmup)
+    if wanted("pace (every minute)"):
+        with _pace_uncounted(at):
+            yield sweep(
+                "pace (every minute)", "games.tasks.sweep_pace", _pace_minute(at), runs, warmup
+            )
     busy = f"places, after {BUSY_RATINGS:,} ratings moved"
     if wanted(busy):
         with _ladder_moved(BUSY_RATINGS):

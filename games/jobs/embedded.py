@@ -2,7 +2,7 @@
 
 Without Redis (``TASKS_MODE == "thread"``) no beat runs, so the process that serves plays
 timeouts, ends vacations, prints reminder e-mails to the console and writes the players' pace
-(hourly) and places (every five minutes) itself. It starts with the first request that process
+(every minute) and places (every five minutes) itself. It starts with the first request that process
 serves, from Django's ``request_started`` signal, which ``GamesConfig.ready`` connects to
 ``start_when_serving`` (the one place that starts it). Every server sends that signal, uvicorn's
 ASGI handler (``make run``, and each of its workers) as well as ``runserver``'s WSGI one, and
@@ -43,7 +43,7 @@ def run_once() -> None:
     for sweep in (
         *every,
         sessions_sweep_if_due,
-        sweeps.sweep_pace_if_due,
+        sweeps.sweep_pace,
         sweeps.sweep_places_if_due,
         *extra,
     ):

@@ -19,7 +19,7 @@ from games.errors import GameError
 from games.models import Reminder, Seat
 from games.services.bot_moves import seat_time_out
 from games.services.health import heartbeat_record
-from games.services.pace import pace_refresh, pace_refresh_changed
+from games.services.pace import pace_refresh_changed
 from games.services.places import steps_compact
 from games.services.reminders import reminders_queue, reminders_send_due
 
@@ -63,15 +63,10 @@ def sweep_vacations(now: dt.datetime | None = None) -> int:
 
 
 def sweep_pace(now: dt.datetime | None = None) -> int:
-    """Writes again the pace rows that changed since the last run (``services.pace``); how
-    many. Hourly: a badge may be that stale, and no page computes one."""
+    """Counts the turns stored since the last run and writes again the pace rows that changed
+    (``services.pace``); how many. Every minute: a badge is that fresh, and no page computes
+    one."""
     return pace_refresh_changed(now=now)
-
-
-def sweep_pace_full(now: dt.datetime | None = None) -> int:
-    """Writes every player's pace row afresh; how many. Daily: puts right what the hourly
-    run cannot see (a table aborted or a seat given up without a move)."""
-    return pace_refresh(now=now)
 
 
 def sweep_places() -> int:
@@ -81,24 +76,7 @@ def sweep_places() -> int:
 
 
 PLACES_EVERY_SECONDS = 300
-PACE_EVERY_SECONDS = 3600
-PACE_FULL_EVERY_SECONDS = 24 * 3600
-_last_pace: list[float] = []
-_last_pace_full: list[float] = []
 _last_places: list[float] = []
-
-
-def sweep_pace_if_due() -> int:
-    """For the embedded default's loop, which runs every minute: the pace once an hour, all of
-    it once a day."""
-    now = time.monotonic()
-    if not _last_pace_full or now - _last_pace_full[0] >= PACE_FULL_EVERY_SECONDS:
-        _last_pace_full[:] = _last_pace[:] = [now]
-        return sweep_pace_full()
-    if _last_pace and now - _last_pace[0] < PACE_EVERY_SECONDS:
-        return 0
-    _last_pace[:] = [now]
-    return sweep_pace()
 
 
 def sweep_places_if_due() -> int:

@@ -55,11 +55,6 @@ def sweep_places() -> int:
     return sweeps.sweep_places()
 
 
-@shared_task(name="games.tasks.sweep_pace_full")
-def sweep_pace_full() -> int:
-    return sweeps.sweep_pace_full()
-
-
 def _embedded_bot_turn(table_id: int, version: int) -> None:
     time.sleep(settings.BOT_MOVE_DELAY_SECONDS)
     close_old_connections()

@@ -12,7 +12,7 @@ Over the last ``WINDOW`` (90 days), for each player:
   e-mail would go): a timeout never is. A player reminded at once (0) or never is measured
   against the site's default delay, ``DEFAULT_DELAY_MINUTES``;
 - **timeouts per 100 moves**, where the moves are the turns they were due: their own moves
-  and their timeouts. A seat's timeouts are its ``by=timeout`` moves, at most as many as the
+  and their timeouts. A seat's timeouts are its first ``by=timeout`` moves, as many as the
   seat counts (``Seat.timeouts``): when a tournament's round window closes
   (``bot_moves.table_play_out``), every move the bot then plays for the seat is stored as a
   timeout, but only the first one was;
@@ -23,12 +23,19 @@ Over the last ``WINDOW`` (90 days), for each player:
 Moves a bot made for a seat handed over (``by=bot``) are not the player's. Only tables where
 another person sits count: a game alone or against bots keeps nobody waiting.
 
-The hourly job (``pace_refresh_changed``) writes again only the rows that can have changed since
-its last run, each from the player's whole window as the full job (``pace_refresh``, daily)
-writes it: the players seated at a table that moved, finished or was seated since, and those
-whose row is ``stale_at`` (the oldest thing it counts leaves the window then, or their reminder
-delay changed). What it cannot see (a table aborted or a seat given up without a move, an
-account closed) the daily full run puts right.
+The counted turns are kept (``PaceMove``: each with its wait) so that a run reads a player's
+turns, not the tables' logs. The job every minute (``pace_refresh_changed``) adds the turns
+stored at the tables that moved since its last run (``PaceRun``; ``OVERLAP`` further back: a
+move committed late is not missed, and one found twice is kept once), drops those that left the
+window, and writes again the rows that changed: the players of the turns it added, of a seat a
+bot took at a table that moved, and those whose row is ``stale_at`` (the oldest thing it counts
+leaves the window then, or their reminder delay changed), each from the player's kept turns,
+summed up by PostgreSQL. Whether another person sat at the table, and which of a seat's
+timeouts are its own, is decided once, when a turn is first counted: a turn stays counted after
+the other player's account was deleted (the seat left empty).
+
+``pace_refresh`` counts everything afresh from the stored moves: the job's first run, and by hand
+after moves were loaded or changed outside the services.
 """
 
 from __future__ import annotations
@@ -36,46 +43,61 @@ from __future__ import annotations
 import datetime as dt
 import statistics
 from collections import defaultdict
-from dataclasses import dataclass, field
+from collections.abc import Iterator
+from dataclasses import dataclass
 
 from django.db import connection, transaction
-from django.db.models import DateTimeField, Exists, F, Max, OuterRef, Q, Subquery
+from django.db.models import (
+    Count,
+    DateTimeField,
+    F,
+    IntegerField,
+    OuterRef,
+    Q,
+    QuerySet,
+    Subquery,
+)
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from accounts.models import User
-from games.models import ACTIVITY, Move, PlayerPace, Seat, Table
+from games.models import ACTIVITY, Move, PaceMove, PaceRun, PlayerPace, Seat, Table
 
 WINDOW = dt.timedelta(days=90)
 DEFAULT_DELAY_MINUTES = User._meta.get_field("reminder_delay").get_default()
 # A move committed after the last run began but made (``created_at``) before it: the next run
-# looks this far further back for tables that moved.
-OVERLAP = dt.timedelta(minutes=10)
+# looks this far further back. A move's transaction lasts milliseconds; a minute is ample.
+OVERLAP = dt.timedelta(minutes=1)
+_BATCH = 2000
+_RUN = 1  # ``PaceRun``'s one row
 
 
 @dataclass
 class _SeatFacts:
     user_id: int
-    timeouts: int  # the seat's own count: more timeout moves than this were played-out ones
-    delay_seconds: int
-    counted_timeouts: int = 0
+    timeouts: int  # the seat's own count: its first timeout moves, later ones played out
+    timeouts_seen: int = 0
 
 
 @dataclass
 class _Tally:
-    durations: list[float] = field(default_factory=list)
-    within: int = 0
+    """A player's counted turns in the window, summed up: by SQL on PostgreSQL, in Python
+    elsewhere (``_tallies``), to the same figures."""
+
+    waits: int = 0  # their own moves
+    within: int = 0  # of them, within their reminder delay
     timeouts: int = 0
+    median: float | None = None  # of their own moves' waits
     abandoned: int = 0
     oldest: dt.datetime | None = None  # of what it counts: it leaves the window first
 
-    def counts(self, moment: dt.datetime) -> None:
-        if self.oldest is None or moment < self.oldest:
+    def counts(self, moment: dt.datetime | None) -> None:
+        if moment is not None and (self.oldest is None or moment < self.oldest):
             self.oldest = moment
 
     @property
     def moves(self) -> int:
-        return len(self.durations) + self.timeouts
+        return self.waits + self.timeouts
 
 
 def _delay_seconds(reminder_delay: int) -> int:
@@ -83,74 +105,38 @@ def _delay_seconds(reminder_delay: int) -> int:
     return int(minutes) * 60
 
 
-def _seats(
-    since: dt.datetime, tallies: dict[int, _Tally], players: set[int] | None
-) -> dict[tuple[int, int], _SeatFacts]:
-    """The players' seats at tables that moved in the window (a table with a move in it has
-    its ``last_move_at`` in it), finished in it or still run, where another person sits, at
-    the tables of ``players`` (all of their seats: whether another person sits) or at all;
-    counts their abandoned seats in ``tallies`` on the way. One query."""
-    chosen = Seat.objects.all()
-    if players is not None:
-        chosen = chosen.filter(table__in=Seat.objects.filter(user__in=players).values("table_id"))
-    rows = (
-        chosen.filter(
-            Q(table__last_move_at__gte=since)
-            | Q(table__finished_at__gte=since)
-            | Q(table__status=Table.Status.RUNNING)
-        )
-        .filter(user__isnull=False, bot_level="")
-        .values_list(
-            "table_id",
-            "position",
-            "user_id",
-            "timeouts",
-            "replaced_by_bot",
-            "user__reminder_delay",
-            "table__status",
-            "table__finished_at",
-        )
+# -- the counted turns, from the stored moves -------------------------------------------------
+
+
+def _people_seats(tables: QuerySet[Table]) -> dict[tuple[int, int], _SeatFacts]:
+    """The seats of a person at ``tables`` where another person sits, by table and position."""
+    rows = Seat.objects.filter(table__in=tables, user__isnull=False, bot_level="").values_list(
+        "table_id", "position", "user_id", "timeouts"
     )
+    found = list(rows)
     people: dict[int, int] = defaultdict(int)
-    found = []
-    for row in rows:
-        people[row[0]] += 1
-        found.append(row)
-    seats: dict[tuple[int, int], _SeatFacts] = {}
-    for table_id, position, user_id, timeouts, replaced, delay, status, finished in found:
-        if people[table_id] < 2:
-            continue
-        seats[(table_id, position)] = _SeatFacts(user_id, timeouts, _delay_seconds(delay))
-        recent = status == Table.Status.RUNNING or (finished is not None and finished >= since)
-        if replaced and recent:
-            tallies[user_id].abandoned += 1
-            if finished is not None and status != Table.Status.RUNNING:
-                tallies[user_id].counts(finished)  # no longer counted once it left the window
-    return seats
+    for table_id, *_ in found:
+        people[table_id] += 1
+    return {
+        (table_id, position): _SeatFacts(user_id, timeouts)
+        for table_id, position, user_id, timeouts in found
+        if people[table_id] >= 2
+    }
 
 
-def _tally_moves(
-    since: dt.datetime,
-    seats: dict[tuple[int, int], _SeatFacts],
-    tallies: dict[int, _Tally],
-    players: set[int] | None,
-) -> None:
-    """One pass over the moves and timeouts in the window (of ``players``' seats, or all), each
-    with the time the table's move before it was made. By index: the tables that moved in the
-    window, then their log (unique by table and number); ``Move.created_at`` has no index of
-    its own."""
+_Turn = tuple[int, int, dt.datetime, float | None]  # a PaceMove's move, user, at and waited
+
+
+def _turns(tables: QuerySet[Table], since: dt.datetime, *, every: bool) -> Iterator[_Turn]:
+    """The turns to count of the moves made at ``tables`` since ``since``: one pass over their
+    logs by index (``Move.created_at`` has none of its own), each move with the time of the
+    table's move before it; every timeout move too, whenever made, to tell a seat's own."""
+    seats = _people_seats(tables)
     before = Move.objects.filter(table=OuterRef("table_id"), seq=OuterRef("seq") - 1)
-    logs = Move.objects.all()
-    if players is not None:
-        theirs = Seat.objects.filter(
-            table=OuterRef("table_id"), position=OuterRef("position"), user__in=players
-        )
-        logs = logs.filter(Exists(theirs))
     moves = (
-        logs.filter(
-            table__last_move_at__gte=since,
-            created_at__gte=since,
-            by__in=[Move.By.PLAYER, Move.By.TIMEOUT],
+        Move.objects.filter(table__in=tables)
+        .filter(
+            Q(by=Move.By.PLAYER, created_at__gte=since) | Q(by=Move.By.TIMEOUT),
         )
         .annotate(
             waited_from=Coalesce(
@@ -160,46 +146,170 @@ def _tally_moves(
             )
         )
         .order_by("table_id", "seq")
-        .values_list("table_id", "position", "by", "created_at", "waited_from")
+        .values_list("pk", "table_id", "position", "by", "created_at", "waited_from")
     )
-    for table_id, position, by, created_at, waited_from in moves.iterator(chunk_size=2000):
+    # The first count streams millions of moves through a cursor; a minute's few are read at
+    # once (a cursor's plan is chosen for its first rows: twice as slow for all of them).
+    read = moves.iterator(_BATCH) if every else moves
+    for pk, table_id, position, by, created_at, waited_from in read:
         seat = seats.get((table_id, position))
         if seat is None:
             continue
         if by == Move.By.TIMEOUT:
-            if seat.counted_timeouts < seat.timeouts:
-                seat.counted_timeouts += 1
-                tallies[seat.user_id].timeouts += 1
-                tallies[seat.user_id].counts(created_at)
+            seat.timeouts_seen += 1
+            if seat.timeouts_seen <= seat.timeouts and created_at >= since:
+                yield pk, seat.user_id, created_at, None
             continue
         waited = max(0.0, (created_at - (waited_from or created_at)).total_seconds())
-        tally = tallies[seat.user_id]
-        tally.durations.append(waited)
-        tally.within += waited <= seat.delay_seconds
-        tally.counts(created_at)
+        yield pk, seat.user_id, created_at, waited
 
 
-def _row(user_id: int, tally: _Tally, now: dt.datetime) -> PlayerPace:
-    moves = tally.moves
-    median = statistics.median(tally.durations) if tally.durations else None
-    return PlayerPace(
-        user_id=user_id,
-        median_seconds=round(median) if median is not None else None,
-        within_delay_share=tally.within / moves if moves else None,
-        timeouts_per_100=100 * tally.timeouts / moves if moves else 0.0,
-        abandoned=tally.abandoned,
-        moves=moves,
-        computed_at=now,
-        stale_at=tally.oldest + WINDOW if tally.oldest is not None else None,
-    )
+def _count_turns(tables: QuerySet[Table], since: dt.datetime, *, every: bool = False) -> set[int]:
+    """Keeps the turns to count at ``tables`` since ``since`` (one already kept stays as it
+    is); the players of those it kept (PostgreSQL), or of all it found (elsewhere)."""
+    players: set[int] = set()
+    batch: list[_Turn] = []
+    for turn in _turns(tables, since, every=every):
+        batch.append(turn)
+        if len(batch) == _BATCH:
+            players |= _keep(batch)
+            batch = []
+    if batch:
+        players |= _keep(batch)
+    return players
+
+
+_KEEP = """
+    INSERT INTO games_pacemove (move_id, user_id, at, waited)
+    SELECT * FROM unnest(%s::bigint[], %s::bigint[], %s::timestamptz[], %s::float8[])
+    ON CONFLICT (move_id) DO NOTHING
+    RETURNING user_id
+"""
+
+
+def _keep(turns: list[_Turn]) -> set[int]:
+    """One statement for the batch: on PostgreSQL as arrays (the first count keeps millions)."""
+    if connection.vendor != "postgresql":
+        kept = [PaceMove(move_id=m, user_id=u, at=at, waited=w) for m, u, at, w in turns]
+        PaceMove.objects.bulk_create(kept, ignore_conflicts=True)
+        return {turn[1] for turn in turns}
+    with connection.cursor() as cursor:
+        cursor.execute(_KEEP, [list(column) for column in zip(*turns, strict=True)])
+        return {user_id for (user_id,) in cursor.fetchall()}
+
+
+# -- each player's figures, from their counted turns ------------------------------------------
 
 
 def _tallies(since: dt.datetime, players: set[int] | None = None) -> dict[int, _Tally]:
-    """Every player's tally, or those of ``players`` (others' may be partial: left out)."""
-    tallies: dict[int, _Tally] = defaultdict(_Tally)
-    seats = _seats(since, tallies, players)
-    _tally_moves(since, seats, tallies, players)
+    """Every player's tally, or those of ``players``: their kept turns in the window and their
+    games abandoned. Two queries."""
+    if connection.vendor == "postgresql":
+        tallies = _tallies_summed(since, players)
+    else:
+        tallies = _tallies_read(since, players)
+    _abandoned(since, tallies, players)
     return tallies
+
+
+_SUMMED = """
+    SELECT turn.user_id, count(turn.waited),
+        count(*) FILTER (WHERE turn.waited <= 60 * CASE WHEN player.reminder_delay > 0
+            THEN player.reminder_delay ELSE %(default)s END),
+        count(*) - count(turn.waited),
+        percentile_disc(ARRAY[0.5, 0.5 + 1e-12]) WITHIN GROUP (ORDER BY turn.waited),
+        min(turn.at)
+    FROM games_pacemove turn JOIN accounts_user player ON player.id = turn.user_id
+    WHERE turn.at >= %(since)s {players}
+    GROUP BY turn.user_id
+"""
+
+
+def _tallies_summed(since: dt.datetime, players: set[int] | None) -> dict[int, _Tally]:
+    """The turns summed up by PostgreSQL, one row a player. The median is the mean of the two
+    middle waits, as ``statistics.median`` takes it (one wait twice for an odd count): of n
+    waits, the ceil(n/2)-th and the ceil(n/2 + n * 1e-12)-th, one sort for both."""
+    # The players asked on both sides: else PostgreSQL may merge with every account.
+    chosen = (
+        ""
+        if players is None
+        else "AND turn.user_id = ANY(%(players)s) AND player.id = ANY(%(players)s)"
+    )
+    params = {"default": DEFAULT_DELAY_MINUTES, "since": since, "players": sorted(players or ())}
+    tallies: dict[int, _Tally] = defaultdict(_Tally)
+    with connection.cursor() as cursor:
+        cursor.execute(_SUMMED.format(players=chosen), params)
+        for user_id, waits, within, timeouts, middle, oldest in cursor.fetchall():
+            median = (middle[0] + middle[1]) / 2 if waits else None
+            tallies[user_id] = _Tally(waits, within, timeouts, median, oldest=oldest)
+    return tallies
+
+
+def _tallies_read(since: dt.datetime, players: set[int] | None) -> dict[int, _Tally]:
+    """The turns read and summed up here, for a database without PostgreSQL's aggregates."""
+    turns = PaceMove.objects.filter(at__gte=since)
+    if players is not None:
+        turns = turns.filter(user__in=players)
+    rows = turns.values_list("user_id", "at", "waited", "user__reminder_delay")
+    waits: dict[int, list[float]] = defaultdict(list)
+    tallies: dict[int, _Tally] = defaultdict(_Tally)
+    for user_id, at, waited, delay in rows.iterator(_BATCH):
+        tally = tallies[user_id]
+        if waited is None:
+            tally.timeouts += 1
+        else:
+            waits[user_id].append(waited)
+            tally.waits += 1
+            tally.within += waited <= _delay_seconds(delay)
+        tally.counts(at)
+    for user_id, theirs in waits.items():
+        tallies[user_id].median = statistics.median(theirs)
+    return tallies
+
+
+def _abandoned(since: dt.datetime, tallies: dict[int, _Tally], players: set[int] | None) -> None:
+    """Counts in ``tallies`` the players' seats a bot took for good at tables that still run or
+    finished in the window, where another person sits."""
+    people = (
+        Seat.objects.filter(table=OuterRef("table_id"), user__isnull=False, bot_level="")
+        .values("table_id")
+        .annotate(n=Count("pk"))
+        .values("n")
+    )
+    seats = Seat.objects.filter(replaced_by_bot=True, user__isnull=False, bot_level="")
+    if players is not None:
+        seats = seats.filter(user__in=players)
+    rows = (
+        seats.filter(Q(table__status=Table.Status.RUNNING) | Q(table__finished_at__gte=since))
+        .annotate(people=Subquery(people, output_field=IntegerField()))
+        .filter(people__gte=2)
+        .values_list("user_id", "table__status", "table__finished_at")
+    )
+    for user_id, status, finished in rows:
+        tally = tallies[user_id]
+        tally.abandoned += 1
+        if finished is not None and status != Table.Status.RUNNING:
+            tally.counts(finished)  # no longer counted once it left the window
+
+
+def _rows(tallies: dict[int, _Tally], now: dt.datetime) -> list[PlayerPace]:
+    """Each tally's row."""
+    rows = []
+    for user_id, tally in tallies.items():
+        moves = tally.moves
+        rows.append(
+            PlayerPace(
+                user_id=user_id,
+                median_seconds=round(tally.median) if tally.median is not None else None,
+                within_delay_share=tally.within / moves if moves else None,
+                timeouts_per_100=100 * tally.timeouts / moves if moves else 0.0,
+                abandoned=tally.abandoned,
+                moves=moves,
+                computed_at=now,
+                stale_at=tally.oldest + WINDOW if tally.oldest is not None else None,
+            )
+        )
+    return rows
 
 
 _UPSERT = """
@@ -250,47 +360,87 @@ def _write(rows: list[PlayerPace], now: dt.datetime) -> None:
 _FIELDS = ["median_seconds", "within_delay_share", "timeouts_per_100", "abandoned", "moves"]
 
 
+# -- the jobs ---------------------------------------------------------------------------------
+
+
 @transaction.atomic
 def pace_refresh(*, now: dt.datetime | None = None) -> int:
-    """Writes every player's pace row afresh (an upsert) and deletes the rows of players who
-    no longer played in the window; how many rows it wrote. Safe to run twice or on two
-    workers: only rows older than this run's are deleted. Daily: the hourly job writes only
-    the rows that changed (``pace_refresh_changed``)."""
+    """Counts every turn in the window afresh from the stored moves, writes every player's row
+    (an upsert) and deletes the rows of players who no longer played in the window; how many
+    rows it wrote. The job's first run, and by hand after moves were loaded or changed outside
+    the services: the job every minute (``pace_refresh_changed``) adds to what this counted."""
     now = now or timezone.now()
-    tallies = _tallies(now - WINDOW)
-    _write([_row(user_id, tally, now) for user_id, tally in tallies.items()], now)
+    since = now - WINDOW
+    PaceMove.objects.all().delete()
+    _count_turns(Table.objects.filter(last_move_at__gte=since), since, every=True)
+    tallies = _tallies(since)
+    _write(_rows(tallies, now), now)
     PlayerPace.objects.filter(computed_at__lt=now).delete()
+    PaceRun.objects.all().delete()
+    PaceRun.objects.create(pk=_RUN, counted_to=now)
     return len(tallies)
+
+
+# The key of the job's lock: a run that finds another one under way leaves it the work (the
+# first count afresh takes two minutes at 100,000 players, longer than the schedule's interval).
+PACE_LOCK = 0x70616365
+
+
+def _running_alone() -> bool:
+    """Takes the job's lock until the transaction ends, if no other run holds it (PostgreSQL;
+    the embedded default runs one loop)."""
+    if connection.vendor != "postgresql":
+        return True
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_try_advisory_xact_lock(%s)", [PACE_LOCK])
+        return bool(cursor.fetchone()[0])
+
+
+def _moved_since(moment: dt.datetime) -> QuerySet[Table]:
+    """The tables that moved or finished since ``moment``: by the index ``table_activity`` on
+    PostgreSQL, whose GREATEST passes over a NULL. SQLite's MAX() of a NULL is NULL (a running
+    table's ``finished_at``), so there the two are asked one by one."""
+    if connection.vendor == "postgresql":
+        return Table.objects.alias(active=ACTIVITY).filter(active__gte=moment)
+    return Table.objects.filter(Q(last_move_at__gte=moment) | Q(finished_at__gte=moment))
 
 
 @transaction.atomic
 def pace_refresh_changed(
     *, now: dt.datetime | None = None, after: dt.datetime | None = None
 ) -> int:
-    """Writes again the rows that may have changed since ``after`` (the last run: the latest
-    row's ``computed_at``), as ``pace_refresh`` would write them, and deletes those of players
-    left with nothing in the window; how many rows it wrote. With no row yet, the full job."""
+    """Counts the turns stored since ``after`` (by default where the last run counted to),
+    drops those that left the window, and writes again the rows that changed, as
+    ``pace_refresh`` would write them: the players of the turns it counted, of a seat a bot took
+    at a table that moved, and of the rows gone stale. Deletes the rows of those left with
+    nothing in the window. How many rows it wrote. The first run is ``pace_refresh``."""
     now = now or timezone.now()
-    if after is None:
-        after = PlayerPace.objects.aggregate(last=Max("computed_at"))["last"]
-        if after is None:
-            return pace_refresh(now=now)
-    after -= OVERLAP
-    moved = Table.objects.alias(active=ACTIVITY).filter(active__gte=after).values("pk")
-    players = set(
-        Seat.objects.filter(table__in=moved, user__isnull=False).values_list("user_id", flat=True)
-    )
-    players.update(PlayerPace.objects.filter(stale_at__lte=now).values_list("user_id", flat=True))
+    since = now - WINDOW
+    if not _running_alone():
+        return 0
+    last = PaceRun.objects.filter(pk=_RUN).first()
+    if last is None:
+        return pace_refresh(now=now)
+    after = max((after or last.counted_to) - OVERLAP, since)
+    moved = _moved_since(after).values("pk")
+    players = _count_turns(Table.objects.filter(pk__in=moved), after)
+    PaceRun.objects.filter(pk=_RUN).update(counted_to=max(now, last.counted_to))
+    handed = Seat.objects.filter(table__in=moved, replaced_by_bot=True, user__isnull=False)
+    players.update(handed.values_list("user_id", flat=True))
+    # A turn leaves the window when it is its player's oldest: their row is stale then.
+    stale = set(PlayerPace.objects.filter(stale_at__lte=now).values_list("user_id", flat=True))
+    PaceMove.objects.filter(user__in=stale, at__lt=since).delete()
+    players |= stale
     if not players:
         return 0
-    tallies = _tallies(now - WINDOW, players)
-    rows = [_row(user_id, tallies[user_id], now) for user_id in players if user_id in tallies]
+    tallies = _tallies(since, players)
+    rows = _rows(tallies, now)
     _write(rows, now)
     PlayerPace.objects.filter(user__in=players - set(tallies)).delete()
     return len(rows)
 
 
 def pace_stale(*, user_id: int, now: dt.datetime) -> None:
-    """The player's row is written again at the next hourly run (their reminder delay, which
+    """The player's row is written again at the job's next run (their reminder delay, which
     their figures are measured against, changed)."""
     PlayerPace.objects.filter(user_id=user_id).update(stale_at=now)

@@ -19,8 +19,8 @@ from django.utils import timezone
 from accounts.models import REMINDERS_OFF
 from games import boards
 from games.errors import Forbidden, GameError
-from games.jobs import embedded, sweeps
-from games.models import Move, PlayerPace, Seat, Table
+from games.jobs import embedded
+from games.models import Move, PaceMove, PlayerPace, Seat, Table
 from games.selectors import pace as pace_selectors
 from games.selectors.pace import (
     PACE_MIN_MOVES,
@@ -182,25 +182,27 @@ def test_the_job_writes_one_row_a_player_again_and_again_and_drops_the_idle(alic
     assert not PlayerPace.objects.exists()
 
 
-def test_the_periodic_job_is_a_task_beat_runs_hourly_and_the_embedded_loop_runs_too(
-    alice, bob, settings, monkeypatch
+def test_the_periodic_job_is_a_task_beat_runs_every_minute_and_the_embedded_loop_runs_too(
+    alice, bob, settings
 ):
     from games.jobs.tasks import sweep_pace
 
     assert settings.CELERY_BEAT_SCHEDULE["sweep-pace"] == {
         "task": "games.tasks.sweep_pace",
-        "schedule": 3600,
+        "schedule": settings.SWEEP_SECONDS,
     }
+    assert settings.SWEEP_SECONDS == 60
     history(alice, bob, moves=2, seed=11)
     assert sweep_pace.delay().get() == 2
     PlayerPace.objects.all().delete()
+    PaceMove.objects.all().delete()
     settings.TASKS_MODE = "thread"
-    monkeypatch.setattr(sweeps, "_last_pace", [])
     embedded.run_once()
     assert PlayerPace.objects.count() == 2
-    PlayerPace.objects.all().delete()
-    embedded.run_once()  # within the hour: not again
-    assert not PlayerPace.objects.exists()
+    history(alice, bob, moves=1, seed=12)
+    before = PlayerPace.objects.get(user=alice).moves
+    embedded.run_once()  # every round: the new move is counted
+    assert PlayerPace.objects.get(user=alice).moves == before + 1
 
 
 def test_no_page_computes_the_pace_on_load(alice, bob):

@@ -1,6 +1,7 @@
-"""The hourly pace job writes again only the rows that changed since its last run
-(``pace_refresh_changed``), and they are the rows the full job writes: after new moves, a game
-finished, moves leaving the window and a reminder delay changed."""
+"""The pace job every minute counts the turns stored since its last run and writes again only
+the rows that changed (``pace_refresh_changed``), and they are the rows the full count writes:
+after new moves, a game finished, moves leaving the window and a reminder delay changed; a
+turn found by two runs is counted once, and one committed late is not missed."""
 
 from __future__ import annotations
 
@@ -8,15 +9,17 @@ import datetime as dt
 import random
 
 import pytest
-from django.db import connection
+from django.db import connection, connections
 from django.db.models import Max
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
+from accounts.models import REMINDERS_OFF
 from games.jobs import sweeps
-from games.models import Move, PlayerPace, Table
+from games.models import Move, PaceMove, PaceRun, PlayerPace, Seat, Table
+from games.services import pace
 from games.services.bot_moves import table_play_out
-from games.services.pace import WINDOW, pace_refresh, pace_refresh_changed
+from games.services.pace import PACE_LOCK, WINDOW, pace_refresh, pace_refresh_changed
 from games.services.reminders import reminder_settings_update
 from tests.support.pace import history, play_turns, spread, table_between
 
@@ -41,16 +44,17 @@ def _back_dated(tables: list[Table]) -> None:
 
 
 def _full_rows(now: dt.datetime) -> dict[int, tuple]:
-    """What the full job would write now, the rows left as they were."""
-    before = list(PlayerPace.objects.all())
+    """What the full count would write now, the rows and the counted turns left as they were."""
+    kept = [list(model.objects.all()) for model in (PlayerPace, PaceMove, PaceRun)]
     pace_refresh(now=now)
     rows = _rows()
-    PlayerPace.objects.all().delete()
-    PlayerPace.objects.bulk_create(before)
+    for model, before in zip((PlayerPace, PaceMove, PaceRun), kept, strict=True):
+        model.objects.all().delete()
+        model.objects.bulk_create(before)
     return rows
 
 
-def test_the_hourly_job_writes_what_the_full_one_would(make_user):
+def test_the_job_writes_what_the_full_count_would(make_user):
     alice, bob, carol, dave, erin = (make_user() for _ in range(5))
     start = timezone.now()
     # Alice's and Bob's games of long ago, two or more tables (how many the first history takes
@@ -107,7 +111,7 @@ def test_a_run_with_nothing_changed_writes_nothing(alice, bob):
     assert pace_refresh_changed(now=now + dt.timedelta(hours=1)) == 0
 
 
-def test_with_no_row_yet_the_hourly_job_is_the_full_one(alice, bob):
+def test_with_no_turn_counted_yet_the_job_is_the_full_count(alice, bob):
     history(alice, bob, moves=3, seed=8)
     assert sweeps.sweep_pace() == 2
     assert PlayerPace.objects.count() == 2
@@ -134,32 +138,110 @@ def test_either_job_costs_the_same_queries_for_2_or_12_players(make_user):
     assert run(2) == run(12)
 
 
-def test_beat_runs_the_full_job_daily_and_the_embedded_loop_does_too(
-    alice, bob, settings, monkeypatch
-):
-    from games.jobs import embedded
-    from games.jobs.tasks import sweep_pace_full
+def test_beat_runs_no_full_count_the_job_every_minute_is_all(settings):
+    tasks = {entry["task"] for entry in settings.CELERY_BEAT_SCHEDULE.values()}
+    assert "games.tasks.sweep_pace" in tasks
+    assert not any("pace_full" in task for task in tasks)
 
-    assert settings.CELERY_BEAT_SCHEDULE["sweep-pace-full"] == {
-        "task": "games.tasks.sweep_pace_full",
-        "schedule": 24 * 3600,
-    }
-    history(alice, bob, moves=2, seed=10)
-    assert sweep_pace_full.delay().get() == 2
-    settings.TASKS_MODE = "thread"
-    clock = [1_000_000.0]
-    monkeypatch.setattr(sweeps.time, "monotonic", lambda: clock[0])
-    monkeypatch.setattr(sweeps, "_last_pace", [])
-    monkeypatch.setattr(sweeps, "_last_pace_full", [])
-    full = []
-    monkeypatch.setattr(sweeps, "pace_refresh", lambda **kw: full.append(1) or 0)
-    changed = []
-    monkeypatch.setattr(sweeps, "pace_refresh_changed", lambda **kw: changed.append(1) or 0)
-    embedded.run_once()  # a process's first round: all of it
-    clock[0] += 1800
-    embedded.run_once()  # within the hour: nothing
-    clock[0] += 1800
-    embedded.run_once()  # an hour on: the rows that changed
-    clock[0] += 24 * 3600
-    embedded.run_once()  # a day on: all of it again
-    assert (len(full), len(changed)) == (2, 1)
+
+def _turns_of(user) -> list[tuple[int, float | None]]:
+    return sorted(PaceMove.objects.filter(user=user).values_list("move_id", "waited"))
+
+
+def test_a_turn_found_by_two_runs_is_counted_once(alice, bob):
+    history(alice, bob, moves=5, timeouts=1, seed=12)
+    now = timezone.now() + dt.timedelta(minutes=1)
+    pace_refresh(now=now)
+    counted, row = _turns_of(alice), _rows()[alice.pk]
+    assert len(counted) == 6
+    # Two more runs that look back over the same moves (a run's overlap, a second worker).
+    for _ in range(2):
+        pace_refresh_changed(now=now, after=now - dt.timedelta(hours=1))
+    assert _turns_of(alice) == counted
+    assert _rows()[alice.pk] == row
+
+
+def test_a_move_committed_after_a_run_began_but_made_before_it_is_counted(alice, bob):
+    (table,) = history(alice, bob, moves=2, seed=13)
+    run = timezone.now() + dt.timedelta(minutes=5)
+    pace_refresh_changed(now=run)  # the first run: everything so far
+    before = _rows()[alice.pk][FIGURES.index("moves")]
+    # Her next move was made 30 s before that run began and committed after it had read.
+    play_turns(table, alice, moves=1, rng=random.Random(13))
+    late = Move.objects.filter(table=table).order_by("-seq")[0]
+    made = run - dt.timedelta(seconds=30)
+    Move.objects.filter(pk=late.pk).update(created_at=made)
+    Table.objects.filter(pk=table.pk).update(last_move_at=made)
+    assert late.position == Seat.objects.get(table=table, user=alice).position
+    pace_refresh_changed(now=run + dt.timedelta(minutes=1))
+    assert _rows()[alice.pk][FIGURES.index("moves")] == before + 1
+    assert late.pk in dict(_turns_of(alice))
+
+
+def test_turns_that_left_the_window_are_dropped(alice, bob):
+    history(alice, bob, moves=3, seed=14)
+    now = timezone.now()
+    pace_refresh_changed(now=now)
+    assert PaceMove.objects.exists()
+    later = now + WINDOW + dt.timedelta(minutes=5)
+    pace_refresh_changed(now=later)
+    assert not PaceMove.objects.filter(at__lt=later - WINDOW).exists()
+    assert not PlayerPace.objects.exists()  # nothing of theirs is left in the window
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="PostgreSQL's advisory lock")
+def test_a_run_that_finds_another_under_way_leaves_it_the_work(alice, bob):
+    history(alice, bob, moves=2, seed=16)
+    other = connections.create_connection("default")
+    try:
+        with other.cursor() as cursor:
+            cursor.execute("SELECT pg_advisory_lock(%s)", [PACE_LOCK])
+        assert pace_refresh_changed() == 0
+        assert not PaceMove.objects.exists() and not PlayerPace.objects.exists()
+    finally:
+        with other.cursor() as cursor:
+            cursor.execute("SELECT pg_advisory_unlock(%s)", [PACE_LOCK])
+        other.close()
+    assert pace_refresh_changed() == 2
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="PostgreSQL's aggregates")
+def test_postgresql_sums_the_turns_up_to_the_figures_python_does(make_user, alice, bob):
+    """The job sums a player's turns up in SQL on PostgreSQL and in Python elsewhere: the same
+    tallies, to the last bit of the median, over odd and even counts, timeouts only, waits on
+    the reminder delay's edge and turns out of the window."""
+    rng = random.Random(17)
+    now = timezone.now()
+    since = now - WINDOW
+    players = [make_user() for _ in range(7)]
+    for player, delay in zip(players, [0, 5, 60, 240, REMINDERS_OFF, 1440, 30], strict=True):
+        player.reminder_delay = delay
+        player.save(update_fields=["reminder_delay"])
+    table = table_between(alice, bob)
+    stored = Move.objects.bulk_create(
+        Move(table=table, seq=1000 + n, position=0, action={}) for n in range(400)
+    )
+    turns = []
+    for index, move in enumerate(stored):
+        player = players[index % 7] if index % 11 else players[-1]
+        if player == players[4] and index % 3 == 0:
+            waited = None  # a timeout; players[4] has some, players[-1] only its own moves
+        elif index % 5 == 0:
+            waited = 60.0 * max(player.reminder_delay, 60)  # on the edge of the delay
+        else:
+            waited = rng.uniform(0, 3 * 86400)
+        at = now - dt.timedelta(days=rng.uniform(0, 100))
+        turns.append(PaceMove(move=move, user=player, at=at, waited=waited))
+    PaceMove.objects.bulk_create(turns)
+    PaceMove.objects.filter(user=players[2], waited__isnull=False).update(waited=None)
+
+    def figures(tallies) -> dict:
+        return {u: (t.waits, t.within, t.timeouts, t.median, t.oldest) for u, t in tallies.items()}
+
+    summed = figures(pace._tallies_summed(since, None))
+    assert summed == figures(pace._tallies_read(since, None))
+    assert {t[0] % 2 for t in summed.values()} == {0, 1}  # odd and even counts of waits
+    assert summed[players[2].pk][3] is None  # timeouts only: no median
+    some = {players[0].pk, players[3].pk, alice.pk}
+    assert figures(pace._tallies_summed(since, some)) == figures(pace._tallies_read(since, some))
