@@ -21,6 +21,7 @@ from games.services import pace
 from games.services.bot_moves import table_play_out
 from games.services.pace import PACE_LOCK, WINDOW, pace_refresh, pace_refresh_changed
 from games.services.reminders import reminder_settings_update
+from games.services.tables import table_create_against_bots
 from tests.support.pace import history, play_turns, spread, table_between
 
 pytestmark = pytest.mark.django_db
@@ -245,3 +246,36 @@ def test_postgresql_sums_the_turns_up_to_the_figures_python_does(make_user, alic
     assert summed[players[2].pk][3] is None  # timeouts only: no median
     some = {players[0].pk, players[3].pk, alice.pk}
     assert figures(pace._tallies_summed(since, some)) == figures(pace._tallies_read(since, some))
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="PostgreSQL's statement")
+def test_postgresql_finds_the_turns_python_does(make_user):
+    """The turns are found and kept by one statement on PostgreSQL and in Python elsewhere:
+    the same rows, waits to the last bit, over moves and timeouts, a seat handed to a bot and
+    played out, a game against bots and moves on either side of ``since``."""
+    alice, bob, carol = (make_user() for _ in range(3))
+    tables = history(alice, bob, moves=9, timeouts=2, seed=18) + history(carol, bob, moves=5)
+    for index, table in enumerate(tables):
+        spread(table, seconds=61.123457 * (index + 1))
+    abandoned = table_between(carol, alice)
+    play_turns(abandoned, carol, moves=1, timeouts=3, rng=random.Random(18))
+    play_turns(abandoned, alice, moves=1, rng=random.Random(19))
+    table_play_out(table_id=abandoned.pk)
+    solo = table_create_against_bots(
+        user=alice, game="district-noir", num_seats=2, level="easy", seconds_per_move=86400
+    )
+    play_turns(solo, alice, moves=2, rng=random.Random(20))
+    everything = Table.objects.all()
+    moments = sorted(Move.objects.values_list("created_at", flat=True))
+
+    def kept(count) -> set[tuple]:
+        PaceMove.objects.all().delete()
+        count()
+        return set(PaceMove.objects.values_list("move_id", "user_id", "at", "waited"))
+
+    for since in (moments[0], moments[len(moments) // 2]):
+        in_sql = kept(lambda since=since: pace._count_turns_in_sql(since))
+        here = kept(lambda since=since: pace._count_turns_here(everything, since, every=False))
+        assert in_sql == here
+        assert {row[3] is None for row in here} == {True, False}  # timeouts and moves
+    assert len(in_sql) < len(kept(lambda: pace._count_turns_in_sql(moments[0])))
