@@ -234,48 +234,103 @@ def _keep(turns: list[_Turn]) -> set[int]:
 # -- each player's figures, from their counted turns ------------------------------------------
 
 
-def _tallies(since: dt.datetime, players: set[int] | None = None) -> dict[int, _Tally]:
-    """Every player's tally, or those of ``players``: their kept turns in the window and their
-    games abandoned. Two queries."""
+def _write_figures(since: dt.datetime, now: dt.datetime, players: set[int] | None) -> set[int]:
+    """Writes the rows of ``players`` (or of everyone) from their kept turns in the window and
+    their games abandoned; the players it wrote a row for. In one statement on PostgreSQL."""
     if connection.vendor == "postgresql":
-        tallies = _tallies_summed(since, players)
-    else:
-        tallies = _tallies_read(since, players)
-    _abandoned(since, tallies, players)
-    return tallies
+        return _write_in_sql(since, now, players)
+    return _write_here(since, now, players)
 
 
-_SUMMED = """
-    SELECT turn.user_id, count(turn.waited),
-        count(*) FILTER (WHERE turn.waited <= 60 * CASE WHEN player.reminder_delay > 0
-            THEN player.reminder_delay ELSE %(default)s END),
-        count(*) - count(turn.waited),
-        percentile_disc(ARRAY[0.5, 0.5 + 1e-12]) WITHIN GROUP (ORDER BY turn.waited),
-        min(turn.at)
-    FROM games_pacemove turn JOIN accounts_user player ON player.id = turn.user_id
-    WHERE turn.at >= %(since)s {players}
-    GROUP BY turn.user_id
+# The figures as ``_rows`` makes them: the median the mean of the two middle waits (one wait
+# twice for an odd count; of n waits the ceil(n/2)-th and the ceil(n/2 + n * 1e-12)-th, one
+# sort for both), rounded half to even as Python's ``round``; the window added as seconds.
+_WRITE = """
+    WITH summed AS (
+        SELECT turn.user_id, count(turn.waited) AS waits,
+            count(*) FILTER (WHERE turn.waited <= 60 * CASE WHEN player.reminder_delay > 0
+                THEN player.reminder_delay ELSE %(default)s END) AS within,
+            count(*) - count(turn.waited) AS timeouts,
+            percentile_disc(ARRAY[0.5, 0.5 + 1e-12]) WITHIN GROUP (ORDER BY turn.waited)
+                AS middle,
+            min(turn.at) AS oldest
+        FROM games_pacemove turn JOIN accounts_user player ON player.id = turn.user_id
+        WHERE turn.at >= %(since)s {turns_of}
+        GROUP BY turn.user_id
+    ), abandoned AS (
+        SELECT seat.user_id, count(*) AS games,
+            min(tabled.finished_at) FILTER (WHERE tabled.status <> 'running') AS oldest
+        FROM games_seat seat JOIN games_table tabled ON tabled.id = seat.table_id
+        WHERE seat.replaced_by_bot AND seat.user_id IS NOT NULL AND seat.bot_level = ''
+            AND (tabled.status = 'running' OR tabled.finished_at >= %(since)s) {seats_of}
+            AND EXISTS (SELECT FROM games_seat other WHERE other.table_id = seat.table_id
+                AND other.position <> seat.position AND other.user_id IS NOT NULL
+                AND other.bot_level = '')
+        GROUP BY seat.user_id
+    ), figures AS (
+        SELECT coalesce(summed.user_id, abandoned.user_id) AS user_id, summed.waits,
+            summed.within, coalesce(summed.timeouts, 0) AS timeouts, summed.middle,
+            coalesce(summed.waits + summed.timeouts, 0) AS moves,
+            coalesce(abandoned.games, 0) AS abandoned,
+            least(summed.oldest, abandoned.oldest) AS oldest
+        FROM summed FULL JOIN abandoned ON abandoned.user_id = summed.user_id
+    )
+    INSERT INTO games_playerpace (user_id, median_seconds, within_delay_share, timeouts_per_100,
+        abandoned, moves, stale_at, computed_at)
+    SELECT user_id,
+        CASE WHEN waits > 0 THEN round((middle[1] + middle[2]) / 2)::int END,
+        CASE WHEN moves > 0 THEN within::float8 / moves END,
+        CASE WHEN moves > 0 THEN (100 * timeouts)::float8 / moves ELSE 0 END,
+        abandoned, moves, oldest + make_interval(secs => %(window)s), %(now)s
+    FROM figures ORDER BY user_id
+    ON CONFLICT (user_id) DO UPDATE SET median_seconds = excluded.median_seconds,
+        within_delay_share = excluded.within_delay_share,
+        timeouts_per_100 = excluded.timeouts_per_100, abandoned = excluded.abandoned,
+        moves = excluded.moves, stale_at = excluded.stale_at, computed_at = excluded.computed_at
+    RETURNING user_id
 """
 
 
-def _tallies_summed(since: dt.datetime, players: set[int] | None) -> dict[int, _Tally]:
-    """The turns summed up by PostgreSQL, one row a player. The median is the mean of the two
-    middle waits, as ``statistics.median`` takes it (one wait twice for an odd count): of n
-    waits, the ceil(n/2)-th and the ceil(n/2 + n * 1e-12)-th, one sort for both."""
-    # The players asked on both sides: else PostgreSQL may merge with every account.
-    chosen = (
-        ""
-        if players is None
-        else "AND turn.user_id = ANY(%(players)s) AND player.id = ANY(%(players)s)"
+def _write_in_sql(since: dt.datetime, now: dt.datetime, players: set[int] | None) -> set[int]:
+    """``_write_here`` in one statement: the turns summed up, the games abandoned counted and
+    the rows written by PostgreSQL, in the players' order (two runs never wait for each other's
+    rows)."""
+    # The players asked on both sides of the join: else PostgreSQL may merge with every account.
+    chosen = "AND {}.user_id = ANY(%(players)s)"
+    both = f"{chosen.format('turn')} AND player.id = ANY(%(players)s)"
+    params = {
+        "default": DEFAULT_DELAY_MINUTES,
+        "since": since,
+        "now": now,
+        "window": WINDOW.total_seconds(),
+        "players": sorted(players or ()),
+    }
+    statement = _WRITE.format(
+        turns_of="" if players is None else both,
+        seats_of="" if players is None else chosen.format("seat"),
     )
-    params = {"default": DEFAULT_DELAY_MINUTES, "since": since, "players": sorted(players or ())}
-    tallies: dict[int, _Tally] = defaultdict(_Tally)
     with connection.cursor() as cursor:
-        cursor.execute(_SUMMED.format(players=chosen), params)
-        for user_id, waits, within, timeouts, middle, oldest in cursor.fetchall():
-            median = (middle[0] + middle[1]) / 2 if waits else None
-            tallies[user_id] = _Tally(waits, within, timeouts, median, oldest=oldest)
-    return tallies
+        cursor.execute(statement, params)
+        return {user_id for (user_id,) in cursor.fetchall()}
+
+
+def _write_here(since: dt.datetime, now: dt.datetime, players: set[int] | None) -> set[int]:
+    """The turns read and summed up here, the rows written by the ORM: a database without
+    PostgreSQL's aggregates."""
+    tallies = _tallies_read(since, players)
+    _abandoned(since, tallies, players)
+    rows = [PlayerPace(**row._asdict(), computed_at=now) for row in sorted(_rows(tallies))]
+    PlayerPace.objects.bulk_create(
+        rows,
+        batch_size=500,
+        update_conflicts=True,
+        unique_fields=["user"],
+        update_fields=[*_FIELDS, "computed_at", "stale_at"],
+    )
+    return set(tallies)
+
+
+_FIELDS = ["median_seconds", "within_delay_share", "timeouts_per_100", "abandoned", "moves"]
 
 
 def _tallies_read(since: dt.datetime, players: set[int] | None) -> dict[int, _Tally]:
@@ -326,8 +381,7 @@ def _abandoned(since: dt.datetime, tallies: dict[int, _Tally], players: set[int]
 
 
 class _Row(NamedTuple):
-    """A ``PlayerPace`` row's figures, in ``_UPSERT``'s order (a model each cost a fifth of the
-    job's own time)."""
+    """A ``PlayerPace`` row's figures, as ``_write_here`` writes them."""
 
     user_id: int
     median_seconds: int | None
@@ -357,41 +411,6 @@ def _rows(tallies: dict[int, _Tally]) -> list[_Row]:
     return rows
 
 
-_UPSERT = """
-    INSERT INTO games_playerpace (user_id, median_seconds, within_delay_share, timeouts_per_100,
-        abandoned, moves, stale_at, computed_at)
-    SELECT row.*, %s FROM unnest(%s::bigint[], %s::int[], %s::float8[], %s::float8[],
-        %s::int[], %s::int[], %s::timestamptz[]) AS row
-    ON CONFLICT (user_id) DO UPDATE SET median_seconds = excluded.median_seconds,
-        within_delay_share = excluded.within_delay_share,
-        timeouts_per_100 = excluded.timeouts_per_100, abandoned = excluded.abandoned,
-        moves = excluded.moves, stale_at = excluded.stale_at, computed_at = excluded.computed_at
-"""
-
-
-def _write(rows: list[_Row], now: dt.datetime) -> None:
-    """Every row in one statement (arrays, not a batch of rows a statement): a fixed number of
-    queries for any number of players. In the players' order, as a second run writes them:
-    two never wait for each other's rows."""
-    rows = sorted(rows)
-    if not rows:
-        return
-    if connection.vendor != "postgresql":
-        PlayerPace.objects.bulk_create(
-            [PlayerPace(**row._asdict(), computed_at=now) for row in rows],
-            batch_size=500,
-            update_conflicts=True,
-            unique_fields=["user"],
-            update_fields=[*_FIELDS, "computed_at", "stale_at"],
-        )
-        return
-    with connection.cursor() as cursor:
-        cursor.execute(_UPSERT, [now, *(list(column) for column in zip(*rows, strict=True))])
-
-
-_FIELDS = ["median_seconds", "within_delay_share", "timeouts_per_100", "abandoned", "moves"]
-
-
 # -- the jobs ---------------------------------------------------------------------------------
 
 
@@ -405,16 +424,15 @@ def pace_refresh(*, now: dt.datetime | None = None) -> int:
     since = now - WINDOW
     PaceMove.objects.all().delete()
     _count_turns(since, every=True)
-    tallies = _tallies(since)
-    _write(_rows(tallies), now)
+    written = _write_figures(since, now, None)
     PlayerPace.objects.filter(computed_at__lt=now).delete()
     PaceRun.objects.all().delete()
     PaceRun.objects.create(pk=_RUN, counted_to=now)
-    return len(tallies)
+    return len(written)
 
 
 # The key of the job's lock: a run that finds another one under way leaves it the work (the
-# first count afresh takes two minutes at 100,000 players, longer than the schedule's interval).
+# first count afresh takes a minute at 100,000 players, longer than the schedule's interval).
 PACE_LOCK = 0x70616365
 
 
@@ -465,11 +483,9 @@ def pace_refresh_changed(
     players |= stale
     if not players:
         return 0
-    tallies = _tallies(since, players)
-    rows = _rows(tallies)
-    _write(rows, now)
-    PlayerPace.objects.filter(user__in=players - set(tallies)).delete()
-    return len(rows)
+    written = _write_figures(since, now, players)
+    PlayerPace.objects.filter(user__in=players - written).delete()
+    return len(written)
 
 
 def pace_stale(*, user_id: int, now: dt.datetime) -> None:

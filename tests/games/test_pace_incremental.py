@@ -18,7 +18,7 @@ from accounts.models import REMINDERS_OFF
 from games.jobs import sweeps
 from games.models import Move, PaceMove, PaceRun, PlayerPace, Seat, Table
 from games.services import pace
-from games.services.bot_moves import table_play_out
+from games.services.bot_moves import seat_hand_to_bot, table_play_out
 from games.services.pace import PACE_LOCK, WINDOW, pace_refresh, pace_refresh_changed
 from games.services.reminders import reminder_settings_update
 from games.services.tables import table_create_against_bots
@@ -208,10 +208,11 @@ def test_a_run_that_finds_another_under_way_leaves_it_the_work(alice, bob):
 
 
 @pytest.mark.skipif(connection.vendor != "postgresql", reason="PostgreSQL's aggregates")
-def test_postgresql_sums_the_turns_up_to_the_figures_python_does(make_user, alice, bob):
-    """The job sums a player's turns up in SQL on PostgreSQL and in Python elsewhere: the same
-    tallies, to the last bit of the median, over odd and even counts, timeouts only, waits on
-    the reminder delay's edge and turns out of the window."""
+def test_postgresql_writes_the_rows_python_does(make_user, alice, bob, carol):
+    """The job sums a player's turns up and writes their row in one statement on PostgreSQL,
+    and in Python elsewhere: the same rows, to the last bit of the median and the shares, over
+    odd and even counts, timeouts only, waits on the reminder delay's edge, turns out of the
+    window and games abandoned (only: no turn counted)."""
     rng = random.Random(17)
     now = timezone.now()
     since = now - WINDOW
@@ -234,18 +235,45 @@ def test_postgresql_sums_the_turns_up_to_the_figures_python_does(make_user, alic
             waited = rng.uniform(0, 3 * 86400)
         at = now - dt.timedelta(days=rng.uniform(0, 100))
         turns.append(PaceMove(move=move, user=player, at=at, waited=waited))
+    # Erin's two waits have a median half way between two seconds: rounded to the even one.
+    erin = make_user()
+    for waited, move in zip(
+        (2.0, 3.0),
+        Move.objects.bulk_create(
+            Move(table=table, seq=2000 + n, position=0, action={}) for n in range(2)
+        ),
+        strict=True,
+    ):
+        turns.append(PaceMove(move=move, user=erin, at=now, waited=waited))
     PaceMove.objects.bulk_create(turns)
     PaceMove.objects.filter(user=players[2], waited__isnull=False).update(waited=None)
+    # Games abandoned: Carol's (a bot plays her seat on), and Dave's, finished: his only thing
+    # to leave the window.
+    assert seat_hand_to_bot(table_id=table_between(carol, alice).pk, user_id=carol.pk)
+    dave = make_user()
+    done = table_between(dave, bob)
+    play_turns(done, dave, moves=0, timeouts=3, rng=random.Random(18))
+    play_turns(done, bob, moves=1, rng=random.Random(18))
+    assert table_play_out(table_id=done.pk)
 
-    def figures(tallies) -> dict:
-        return {u: (t.waits, t.within, t.timeouts, t.median, t.oldest) for u, t in tallies.items()}
+    def written(write, chosen) -> dict[int, tuple]:
+        PlayerPace.objects.all().delete()
+        write(since, now, chosen)
+        return _rows()
 
-    summed = figures(pace._tallies_summed(since, None))
-    assert summed == figures(pace._tallies_read(since, None))
-    assert {t[0] % 2 for t in summed.values()} == {0, 1}  # odd and even counts of waits
-    assert summed[players[2].pk][3] is None  # timeouts only: no median
-    some = {players[0].pk, players[3].pk, alice.pk}
-    assert figures(pace._tallies_summed(since, some)) == figures(pace._tallies_read(since, some))
+    for chosen in (None, {players[0].pk, players[3].pk, carol.pk, alice.pk, dave.pk, erin.pk}):
+        in_sql = written(pace._write_in_sql, chosen)
+        assert in_sql == written(pace._write_here, chosen)
+    everyone = written(pace._write_in_sql, None)
+    counted = PaceMove.objects.filter(at__gte=since, waited__isnull=False)
+    waits = [counted.filter(user=player).count() for player in players]
+    assert {count % 2 for count in waits} == {0, 1}  # odd and even counts of waits
+    assert everyone[players[2].pk][0] is None  # timeouts only: no median
+    assert everyone[carol.pk][FIGURES.index("abandoned")] == 1
+    assert everyone[carol.pk][FIGURES.index("moves")] == 0  # abandoned only
+    assert everyone[erin.pk][0] == 2  # 2.5, as Python's round takes it
+    assert everyone[dave.pk][FIGURES.index("abandoned")] == 1
+    assert everyone[dave.pk][-1] is not None  # his row goes stale as the game leaves the window
 
 
 @pytest.mark.skipif(connection.vendor != "postgresql", reason="PostgreSQL's statement")
