@@ -180,6 +180,7 @@ _COUNT = """
         FROM games_move move
         JOIN games_seat seat ON seat.table_id = move.table_id AND seat.position = move.position
         WHERE move.created_at >= %(since)s AND move.by IN ('player', 'timeout')
+            AND NOT EXISTS (SELECT FROM games_pacemove kept WHERE kept.move_id = move.id)
             AND seat.user_id IS NOT NULL AND seat.bot_level = ''
             AND EXISTS (SELECT FROM games_seat other WHERE other.table_id = seat.table_id
                 AND other.position <> seat.position AND other.user_id IS NOT NULL
@@ -204,7 +205,9 @@ _COUNT = """
 
 def _count_turns_in_sql(since: dt.datetime) -> set[int]:
     """``_count_turns_here`` in one statement, the moves found by their time (index
-    ``move_counted_at``): no timestamp crosses into Python and back."""
+    ``move_counted_at``): no timestamp crosses into Python and back. A move whose turn the last
+    run kept (half of them: the runs overlap by a minute) is passed over before its seat, the
+    other seat and the move before it are looked up."""
     with connection.cursor() as cursor:
         cursor.execute(_COUNT, {"since": since})
         return {user_id for (user_id,) in cursor.fetchall()}
