@@ -206,11 +206,16 @@ def test_an_email_never_repeats_what_was_read_in_the_site_and_waits_out_quiet_ho
     assert sweep_note_mails(timezone.now() + dt.timedelta(days=1)) == 0 and mail.outbox == []
 
     carol = UserFactory(username="carol2")
-    bob.quiet_hours_start, bob.quiet_hours_end = dt.time(0, 0), dt.time(23, 59)
-    bob.save()
     send(carol, bob)
     due = Notification.objects.get(user=bob, actor=carol).mail_due_at
-    assert sweep_note_mails(due + dt.timedelta(minutes=1)) == 0  # quiet: postponed
+    # Quiet from an hour before the sweep to an hour after, in Bob's time zone, whatever the
+    # hour the test runs at (00:00-23:59 left the minute before midnight out).
+    sweep = due + dt.timedelta(minutes=1)
+    local = sweep.astimezone(bob.zone).replace(second=0, microsecond=0)
+    bob.quiet_hours_start = (local - dt.timedelta(hours=1)).time()
+    bob.quiet_hours_end = (local + dt.timedelta(hours=1)).time()
+    bob.save()
+    assert sweep_note_mails(sweep) == 0  # quiet: postponed
     later = Notification.objects.get(user=bob, actor=carol).mail_due_at
     assert later > due and mail.outbox == []
 
